@@ -1,0 +1,56 @@
+"""Cicely: two packs, eight cells, eight columns built up or down by suit, no redeal."""
+
+from __future__ import annotations
+
+from kibitz.deals import shuffle
+from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards,
+                          empty_piles_take_any, foundations_take_next, stock_bytes, top_cards)
+from kibitz.state import State
+
+INFO = GameInfo(
+    slug="cicely", name="Cicely", aliases=(),
+    packs=2, redeals=0, pysolfc_id=341,
+    description="Two packs; eight cells and eight columns built up or down by suit; no redeal.")
+
+LAYOUT = layout(foundations=UP_AND_DOWN, tableau=8, reserve=8, reserve_cells=True)
+TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION
+PASSES = 4
+
+
+def deal_passes(game: Game, piles: list[bytes]) -> None:
+    """Four round-robin passes of one card to each column, as far as the stock goes."""
+    for _ in range(PASSES):
+        for i in game.tableau:
+            dealt, piles[game.stock] = deal_cards(piles[game.stock], 1)
+            piles[i] += dealt
+
+
+def opening(game: Game, number: int) -> State:
+    """One card to each cell, then four passes over the columns."""
+    piles = [b""] * len(game.piles)
+    piles[game.stock] = stock_bytes(shuffle(number, game.info.packs)[0])
+    for i in game.reserve:
+        piles[i], piles[game.stock] = deal_cards(piles[game.stock], 1)
+    deal_passes(game, piles)
+    return State(game, tuple(piles))
+
+
+def stock_click(game: Game, state: State) -> State | None:
+    """Four passes over the columns while the stock has cards."""
+    if not state.piles[game.stock]:
+        return None
+    piles = list(state.piles)
+    deal_passes(game, piles)
+    return State(game, tuple(piles), state.round, state.base)
+
+
+STANDARD = Rules(
+    layout=LAYOUT,
+    opening=opening,
+    sources=(top_cards(TABLEAU, RESERVE, FOUNDATION),),
+    targets=(foundations_take_next, builds_on(TABLEAU, UP_OR_DOWN_IN_SUIT),
+             empty_piles_take_any(TABLEAU), empty_piles_take_any(RESERVE)),
+    deal=stock_click,
+)
+PYSOLFC = STANDARD

@@ -1,0 +1,105 @@
+"""Grand Duchess (Duchess of Luynes): two packs, four rounds, a face-down reserve."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from kibitz.cards import FACE_DOWN
+from kibitz.deals import shuffle
+from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
+                          deal_cards, foundations_take_next, gather_face_down,
+                          stock_bytes, top_cards)
+from kibitz.state import State
+
+INFO = GameInfo(
+    slug="grand-duchess", name="Grand Duchess",
+    aliases=("Duchess of Luynes", "La Duchesse de Luynes", "One to Six"),
+    packs=2, redeals=3, pysolfc_id=557,
+    description="Two packs; deal six at a time, play to up and down foundations, three redeals.")
+
+LAYOUT = layout(foundations=UP_AND_DOWN, tableau=4, reserve=2)
+
+
+def deal_round(game: Game, piles: list[bytes], round: int) -> None:
+    """One deal: six cards r1, t1..t4, r2 (reserve face down) in rounds 1-3, four in round 4.
+
+    When the deal empties the stock in rounds 1-3 the reserve turns face up.
+    """
+    with_reserve = round <= game.info.redeals
+    order = ((game.reserve[0],) + game.tableau + (game.reserve[1],)) if with_reserve else game.tableau
+    dealt, piles[game.stock] = deal_cards(piles[game.stock], len(order))
+    for pile, c in zip(order, dealt):
+        piles[pile] += bytes((c | FACE_DOWN if game.kinds[pile] is PileKind.RESERVE else c,))
+    if with_reserve and not piles[game.stock]:
+        for pile in game.reserve:
+            piles[pile] = piles[pile].translate(FACE_UP)
+
+
+def opening_from(game: Game, pack: list[int]) -> State:
+    """The opening: the first deal of six from ``pack`` (creation indices, last on top)."""
+    piles = [b""] * len(game.piles)
+    piles[game.stock] = stock_bytes(pack)
+    deal_round(game, piles, 1)
+    return State(game, tuple(piles))
+
+
+def opening(game: Game, number: int) -> State:
+    return opening_from(game, shuffle(number, game.info.packs)[0])
+
+
+def reserve_cards(game: Game, state: State, units: list[Unit]) -> None:
+    """Once the reserve is face up, any of its cards may go to a foundation."""
+    for i in game.reserve:
+        pile = state.piles[i]
+        if pile and not pile[-1] & FACE_DOWN:
+            top = len(pile) - 1
+            for k, c in enumerate(pile):
+                units.append((i, 1, k if k < top else -1, c))
+
+
+def redeal_order_standard(game: Game, piles: list[bytes]) -> list[bytes]:
+    """Piles in gathering order: the tableau t4 dealt first, then r1 and r2 under it."""
+    r1, r2 = (piles[i] for i in game.reserve)
+    return [r2, r1] + [piles[i] for i in game.tableau]
+
+
+def redeal_order_pysolfc(game: Game, piles: list[bytes]) -> list[bytes]:
+    """PySolFC gathers the reserve on top of the stock: r2, then r1, then t4 .. t1 dealt."""
+    r1, r2 = (piles[i] for i in game.reserve)
+    return [piles[i] for i in game.tableau] + [r1, r2]
+
+
+GatherOrder = Callable[[Game, list[bytes]], list[bytes]]
+
+
+def stock_click(gather: GatherOrder) -> DealRule:
+    """The stock click: deal six (or four), or redeal gathering the piles in ``gather`` order."""
+
+    def deal(game: Game, state: State) -> State | None:
+        piles = list(state.piles)
+        round = state.round
+        if not piles[game.stock]:
+            if round > game.info.redeals or game.is_won(state):
+                return None
+            piles[game.stock] = gather_face_down(gather(game, piles))
+            for i in game.tableau + game.reserve:
+                piles[i] = b""
+            round += 1
+        deal_round(game, piles, round)
+        return State(game, tuple(piles), round, state.base)
+    return deal
+
+
+STANDARD = Rules(
+    layout=LAYOUT,
+    opening=opening,
+    sources=(top_cards(PileKind.TABLEAU), reserve_cards),
+    targets=(foundations_take_next,),
+    deal=stock_click(redeal_order_standard),
+)
+
+PYSOLFC = STANDARD.but(
+    sources=STANDARD.sources + (top_cards(PileKind.FOUNDATION),),
+    deal=stock_click(redeal_order_pysolfc),
+)

@@ -1,0 +1,56 @@
+"""Kingsdown Eights: two packs, eight squared columns, eight reserve fans fed by the stock."""
+
+from __future__ import annotations
+
+from kibitz.deals import shuffle
+from kibitz.piles import TWICE_UP, PileKind, Spread, layout
+from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards,
+                          empty_piles_take_any, foundations_take_next, stock_bytes, top_cards)
+from kibitz.state import State
+
+INFO = GameInfo(
+    slug="kingsdown-eights", name="Kingsdown Eights", aliases=(),
+    packs=2, redeals=0, pysolfc_id=386,
+    description="Two packs; eight up foundations, columns built down in alternate colours, "
+                "reserve fans fed four at a time.")
+
+LAYOUT = layout(foundations=TWICE_UP, tableau=8, reserve=8, tableau_spread=Spread.SQUARED)
+TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION
+PACKET = 4
+
+
+def deal_reserve(game: Game, piles: list[bytes]) -> None:
+    """Four cards onto each reserve fan in turn, as far as the stock goes."""
+    for i in game.reserve:
+        dealt, piles[game.stock] = deal_cards(piles[game.stock], PACKET)
+        piles[i] += dealt
+
+
+def opening(game: Game, number: int) -> State:
+    """One card to each column, then four to each reserve fan."""
+    piles = [b""] * len(game.piles)
+    piles[game.stock] = stock_bytes(shuffle(number, game.info.packs)[0])
+    for i in game.tableau:
+        piles[i], piles[game.stock] = deal_cards(piles[game.stock], 1)
+    deal_reserve(game, piles)
+    return State(game, tuple(piles))
+
+
+def stock_click(game: Game, state: State) -> State | None:
+    """Four cards onto each reserve fan while the stock has cards."""
+    if not state.piles[game.stock]:
+        return None
+    piles = list(state.piles)
+    deal_reserve(game, piles)
+    return State(game, tuple(piles), state.round, state.base)
+
+
+STANDARD = Rules(
+    layout=LAYOUT,
+    opening=opening,
+    sources=(top_cards(TABLEAU, RESERVE, FOUNDATION),),
+    targets=(foundations_take_next, builds_on(TABLEAU, DOWN_ALTERNATE),
+             empty_piles_take_any(TABLEAU)),
+    deal=stock_click,
+)
+PYSOLFC = STANDARD

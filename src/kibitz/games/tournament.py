@@ -1,0 +1,104 @@
+"""Tournament (Maréchal Saxe): two packs, eight cells, six columns refilled from the stock."""
+
+from __future__ import annotations
+
+from kibitz.cards import ACE, KING
+from kibitz.deals import fisher_yates, shuffle
+from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
+                          foundations_take_next, gather_face_down, stock_bytes, top_cards)
+from kibitz.state import State
+
+INFO = GameInfo(
+    slug="tournament", name="Tournament", aliases=("Maréchal Saxe", "Marechal Saxe"),
+    packs=2, redeals=2, pysolfc_id=303,
+    description="Two packs; eight cells and six columns of four, refilled as they empty; two redeals.")
+
+LAYOUT = layout(foundations=UP_AND_DOWN, tableau=6, reserve=8, reserve_cells=True)
+TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION
+COLUMN = 4
+"""Cards dealt to a column at a time."""
+
+
+def has_ace_or_king(cards: list[int]) -> bool:
+    return any(i % 13 in (ACE, KING) for i in cards)
+
+
+def reshuffle_for_reserve(pack: list[int], rng: object) -> list[int]:
+    """Standard: shuffle again, the generator continuing, until the cells get an ace or a king."""
+    while not has_ace_or_king(pack[-8:]):
+        fisher_yates(pack, rng)  # type: ignore[arg-type]
+    return pack
+
+
+def relocate_for_reserve(pack: list[int], rng: object) -> list[int]:
+    """PySolFC: move the ace or king nearest the bottom of the stock to its top."""
+    if not has_ace_or_king(pack[-8:]):
+        k = next(k for k, i in enumerate(pack) if i % 13 in (ACE, KING))
+        pack.append(pack.pop(k))
+    return pack
+
+
+def deal_columns(game: Game, piles: list[bytes]) -> None:
+    """Four cards onto each column in turn, as far as the stock goes."""
+    for i in game.tableau:
+        dealt, piles[game.stock] = deal_cards(piles[game.stock], COLUMN)
+        piles[i] += dealt
+
+
+def opening_with(adjust: object) -> object:
+    def opening(game: Game, number: int) -> State:
+        """One card to each cell, then four to each column."""
+        pack, rng = shuffle(number, game.info.packs)
+        pack = adjust(pack, rng)  # type: ignore[operator]
+        piles = [b""] * len(game.piles)
+        piles[game.stock] = stock_bytes(pack)
+        for i in game.reserve:
+            dealt, piles[game.stock] = deal_cards(piles[game.stock], 1)
+            piles[i] = dealt
+        deal_columns(game, piles)
+        return State(game, tuple(piles))
+    return opening
+
+
+def refill_columns(game: Game, piles: list[bytes], source: int, target: int, base: int | None) -> int | None:
+    """A column emptied by a move at once gets up to four cards from the stock."""
+    if game.kinds[source] is TABLEAU and not piles[source]:
+        piles[source], piles[game.stock] = deal_cards(piles[game.stock], COLUMN)
+    return base
+
+
+def stock_click(game: Game, state: State) -> State | None:
+    """Deal four to each column; with the stock empty, redeal the columns (needs a card in them)."""
+    piles = list(state.piles)
+    round = state.round
+    if not piles[game.stock]:
+        if round > game.info.redeals or not any(piles[i] for i in game.tableau):
+            return None
+        piles[game.stock] = gather_face_down(piles[i] for i in reversed(game.tableau))
+        for i in game.tableau:
+            piles[i] = b""
+        round += 1
+    deal_columns(game, piles)
+    return State(game, tuple(piles), round, state.base)
+
+
+def cells_take_from_tableau(game: Game, state: State, source: int, target: int, count: int) -> bool:
+    """Standard: an empty cell takes only a column's top card."""
+    return game.kinds[target] is not RESERVE or game.kinds[source] is TABLEAU
+
+
+STANDARD = Rules(
+    layout=LAYOUT,
+    opening=opening_with(reshuffle_for_reserve),  # type: ignore[arg-type]
+    sources=(top_cards(TABLEAU, RESERVE, FOUNDATION),),
+    targets=(foundations_take_next, empty_piles_take_any(RESERVE)),
+    permits=cells_take_from_tableau,
+    deal=stock_click,
+    after_move=refill_columns,
+)
+
+PYSOLFC = STANDARD.but(
+    opening=opening_with(relocate_for_reserve),
+    permits=None,  # an empty cell also takes a foundation's top card or another cell's card
+)

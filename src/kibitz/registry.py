@@ -1,0 +1,76 @@
+"""The game registry: every game by slug, name or alias, in both rulesets."""
+
+from __future__ import annotations
+
+import importlib
+import unicodedata
+from dataclasses import dataclass
+
+from kibitz.errors import UnknownGameError
+from kibitz.games import GAME_MODULES
+from kibitz.rules import RULESETS, Game, GameInfo, Rules
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered game: its metadata and one :class:`Game` per ruleset."""
+
+    info: GameInfo
+    rulesets: dict[str, Game]
+
+
+_REGISTRY: dict[str, Entry] = {}
+_NAMES: dict[str, str] = {}
+
+
+def normalize_name(name: str) -> str:
+    """Lookup form of a name: case-folded, accents, apostrophes and spacing dropped."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    text = text.casefold().replace("'", "").replace("\u2019", "")
+    return "-".join(text.replace("_", " ").replace("-", " ").split())
+
+
+def register(info: GameInfo, rulesets: dict[str, Rules]) -> None:
+    """Add a game. Its slug, name and aliases must not collide with another game's."""
+    if set(rulesets) != set(RULESETS):
+        raise ValueError(f"{info.slug}: rulesets must be exactly {RULESETS}")
+    entry = Entry(info, {name: Game(info, name, rules) for name, rules in rulesets.items()})
+    for name in (info.slug, info.name, *info.aliases):
+        key = normalize_name(name)
+        if _NAMES.get(key, info.slug) != info.slug:
+            raise ValueError(f"{name!r} already names {_NAMES[key]}")
+        _NAMES[key] = info.slug
+    _REGISTRY[info.slug] = entry
+
+
+def _load() -> None:
+    if _REGISTRY:
+        return
+    for module_name in GAME_MODULES:
+        module = importlib.import_module(f"kibitz.games.{module_name}")
+        register(module.INFO, {"standard": module.STANDARD, "pysolfc": module.PYSOLFC})
+
+
+def games() -> list[GameInfo]:
+    """Every registered game, in the order of the rules."""
+    _load()
+    return [entry.info for entry in _REGISTRY.values()]
+
+
+def find(name: str) -> GameInfo:
+    """The game with this slug, name or alias (any case); raises :class:`UnknownGameError`."""
+    _load()
+    slug = _NAMES.get(normalize_name(name))
+    if slug is None:
+        known = ", ".join(_REGISTRY)
+        raise UnknownGameError(f"unknown game {name!r}; the games are: {known}")
+    return _REGISTRY[slug].info
+
+
+def game(name: str, ruleset: str = "standard") -> Game:
+    """The playable game named ``name`` in ``ruleset`` (``standard`` or ``pysolfc``)."""
+    info = find(name)
+    rulesets = _REGISTRY[info.slug].rulesets
+    if ruleset not in rulesets:
+        raise UnknownGameError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(RULESETS)}")
+    return rulesets[ruleset]
