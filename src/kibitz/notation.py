@@ -79,7 +79,10 @@ def state_from_layout(game: Game, layout: dict[str, Any]) -> State:
                 raise NotationError(f"layout {key}: {len(texts)} piles, {game.name} has {len(group)}")
             for i, text in zip(group, texts):
                 piles[i] = parse_pile(text)
-        state = State(game, tuple(piles), int(layout["round"]), _parse_base(layout.get("base"), "layout"))
+        round = layout["round"]
+        if isinstance(round, bool) or not isinstance(round, int):
+            raise NotationError(f"layout: round {round!r} is not a whole number")
+        state = State(game, tuple(piles), round, _parse_base(layout.get("base"), "layout"))
     except KeyError as missing:
         raise NotationError(f"layout: missing {missing}") from None
     check_state(state)
@@ -120,7 +123,7 @@ def parse_state(text: str) -> State:
     if unknown or missing:
         raise NotationError(f"state: {game.slug}" + (f"; unknown fields {unknown}" if unknown else "")
                             + (f"; missing fields {missing}" if missing else ""))
-    if not fields["round"].isdigit():
+    if not (fields["round"].isascii() and fields["round"].isdigit()):
         raise NotationError(f"state: round={fields['round']!r} is not a number")
     piles = []
     for name in game.pile_names():

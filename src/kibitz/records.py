@@ -81,7 +81,7 @@ def format_record(record: Record) -> str:
 
 def parse_record(text: str) -> Record:
     """Parse and verify a record; every problem raises :class:`RecordError` saying what and where."""
-    from kibitz.registry import game as find_game
+    from kibitz.registry import find as find_info, game as find_game
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"record is {len(text)} bytes, more than a record can be ({MAX_RECORD_BYTES})")
     lines = text.split("\n")
@@ -98,9 +98,13 @@ def parse_record(text: str) -> Record:
             raise RecordError(f"line {number}: expected '{name}: ...', found {lines[number - 1]!r}")
         header[name] = value.strip()
     try:
-        game = find_game(header["game"], header["ruleset"])
+        info = find_info(header["game"])
     except KibitzError as error:
-        raise RecordError(f"line 2-3: {error}") from None
+        raise RecordError(f"line 2: {error}") from None
+    try:
+        game = find_game(info.slug, header["ruleset"])
+    except KibitzError as error:
+        raise RecordError(f"line 3: {error}") from None
     if header["rules-version"] != str(game.info.rules_version):
         raise RecordError(f"line 4: record made under rules version {header['rules-version']} of "
                           f"{game.name}; this kibitz plays version {game.info.rules_version}")
@@ -108,7 +112,7 @@ def parse_record(text: str) -> Record:
         deal = parse_deal_number(header["deal"])
     except KibitzError as error:
         raise RecordError(f"line 5: {error}") from None
-    if not header["moves"].isdigit():
+    if not (header["moves"].isascii() and header["moves"].isdigit()):
         raise RecordError(f"line 6: move count {header['moves']!r} is not a number")
     count = int(header["moves"])
     first_move_line = len(HEADER) + 2

@@ -21,6 +21,7 @@ class Entry:
 
 _REGISTRY: dict[str, Entry] = {}
 _NAMES: dict[str, str] = {}
+_loaded = False
 
 
 def normalize_name(name: str) -> str:
@@ -35,17 +36,21 @@ def register(info: GameInfo, rulesets: dict[str, Rules]) -> None:
     if set(rulesets) != set(RULESETS):
         raise ValueError(f"{info.slug}: rulesets must be exactly {RULESETS}")
     entry = Entry(info, {name: Game(info, name, rules) for name, rules in rulesets.items()})
-    for name in (info.slug, info.name, *info.aliases):
+    names = (info.slug, info.name, *info.aliases)
+    for name in names:  # check every name first, so a refused game leaves nothing behind
         key = normalize_name(name)
         if _NAMES.get(key, info.slug) != info.slug:
             raise ValueError(f"{name!r} already names {_NAMES[key]}")
-        _NAMES[key] = info.slug
+    for name in names:
+        _NAMES[normalize_name(name)] = info.slug
     _REGISTRY[info.slug] = entry
 
 
 def _load() -> None:
-    if _REGISTRY:
+    global _loaded
+    if _loaded:
         return
+    _loaded = True
     for module_name in GAME_MODULES:
         module = importlib.import_module(f"kibitz.games.{module_name}")
         register(module.INFO, {"standard": module.STANDARD, "pysolfc": module.PYSOLFC})

@@ -10,6 +10,7 @@ game files share.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
@@ -222,17 +223,16 @@ class Game:
         try:
             move = parse_move(stripped)
         except InvalidMoveError:
+            if not _is_shorthand(stripped):
+                raise
             return self._parse_shorthand(state, text, stripped)
         if move not in state.legal_moves:
             raise IllegalMoveError(self.explain_illegal(state, move))
         return move
 
     def _parse_shorthand(self, state: State, text: str, stripped: str) -> Move:
-        import re
-        match = re.fullmatch(r"([swftr][1-8]?)(?:#(\d+))?(?:>([ftr][1-8]?))?(?:/(\d+))?", stripped)
-        if match is None or match.group(1) in ("f", "t", "r"):
-            parse_move(text)  # raises the full explanation
-            raise InvalidMoveError(f"move {text!r}: not a move")
+        match = _SHORTHAND.fullmatch(stripped)
+        assert match is not None
         source, index, target, count = match.groups()
         candidates = [m for m in state.legal_moves if not m.is_deal and m.source == source
                       and (target is None or m.target == target or m.target[0] == target)
@@ -278,6 +278,18 @@ class Game:
         what = format_card(moving)
         return (f"{text}: {move.target} does not take {what} from {move.source} here"
                 + self._moves_from(state, move.source))
+
+
+_SHORTHAND = re.compile(r"(s|w|[ftr][1-8])(?:#(\d{1,3}))?(?:>([ftr][1-8]?))?(?:/([1-9]\d{0,2}))?")
+
+
+def _is_shorthand(text: str) -> bool:
+    """True for ``t3``, ``t3>f``, ``r1#2>f`` and the like: a source with no full target."""
+    match = _SHORTHAND.fullmatch(text)
+    if match is None:
+        return False
+    _, index, target, count = match.groups()
+    return (target is None or len(target) == 1) and not (index is not None and count is not None)
 
 
 FACE_UP = bytes(i & ~FACE_DOWN if i < 128 else i for i in range(256))
