@@ -1,0 +1,63 @@
+"""The kibitz solver: decides whether a position can be won, with full knowledge of the cards.
+
+"Thoughtful" play in the literature's sense: the search sees every card, face down
+or not, but moves only by the rules. A reported win is replayed through the rules
+before it is returned. The solver is a client of the core; the core never imports it.
+
+>>> import kibitz
+>>> from kibitz.solver import solve, Limits
+>>> result = solve(kibitz.game("duchess").deal(1), Limits(seconds=5))
+>>> result.outcome.value in ("won", "lost", "unknown")
+True
+"""
+
+from __future__ import annotations
+
+from kibitz.moves import Move
+from kibitz.solver.policies import policy_for
+from kibitz.solver.result import Limits, Outcome, SolveResult
+from kibitz.solver.search import search
+from kibitz.state import State
+
+SOLVER_VERSION = 1
+"""Bumped whenever a change could alter a verdict or the moves returned; stored with study results."""
+
+
+class SolverBugError(AssertionError):
+    """A winning line that does not replay through the rules: a bug, never an answer."""
+
+
+def verify_win(state: State, moves: tuple[Move, ...]) -> None:
+    """Replay ``moves`` from ``state`` with full legality checks; raise unless they win."""
+    for k, move in enumerate(moves):
+        if move not in state.legal_moves:
+            raise SolverBugError(f"winning line does not replay: move {k + 1} ({move}) is illegal")
+        state = state.apply(move)
+    if not state.is_won():
+        raise SolverBugError(f"winning line of {len(moves)} moves does not end in a won position")
+
+
+def solve(state: State, limits: Limits | None = None) -> SolveResult:
+    """Decide ``state``: won (with the moves), lost (proved), or unknown (a limit was hit)."""
+    result = search(state, policy_for(state.game), limits or Limits())
+    if result.outcome is Outcome.WON:
+        verify_win(state, result.moves)
+    return result
+
+
+def hint(state: State, limits: Limits | None = None) -> Move | None:
+    """The first move of a winning line, or ``None`` when none was found within the limits."""
+    result = solve(state, limits)
+    if result.outcome is Outcome.WON and result.moves:
+        return result.moves[0]
+    return None
+
+
+def is_winnable(state: State, limits: Limits | None = None) -> bool | None:
+    """True (a win exists), False (proved lost) or None (undecided within the limits)."""
+    outcome = solve(state, limits).outcome
+    return None if outcome is Outcome.UNKNOWN else outcome is Outcome.WON
+
+
+__all__ = ["Limits", "Outcome", "SOLVER_VERSION", "SolveResult", "SolverBugError",
+           "hint", "is_winnable", "solve", "verify_win"]

@@ -1,0 +1,49 @@
+"""How the search treats a game: canonical keys, move order, safe moves, proofs of loss.
+
+A :class:`Policy` only reads states and asks the core for legal moves; each game's
+policy (in :mod:`kibitz.solver.policies`) overrides what its rules allow it to.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+from kibitz.moves import Move
+from kibitz.piles import PileKind
+from kibitz.rules import Game
+from kibitz.state import State
+
+
+class Policy:
+    """The plain policy: the state's own key, foundation moves first, no shortcuts.
+
+    Sound for every game; the per-game policies make the search faster.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        kinds = game.kinds
+        self._rank_of_target = {
+            spec.name: (0 if kinds[i] is PileKind.FOUNDATION else 1) for i, spec in enumerate(game.piles)}
+        self._foundation_names = frozenset(game.piles[i].name for i in game.foundations)
+
+    def key(self, state: State) -> Hashable:
+        """A key equal for positions that are the same for winning purposes."""
+        return state.key
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        """The moves to try, most promising first (a subset of the legal moves only where
+        the rest are proved no better)."""
+        foundations = self._foundation_names
+        moves = list(state.game.generate_moves(state))
+        moves.sort(key=lambda m: 2 if m.is_deal else (
+            1 if m.source in foundations or m.target not in foundations else 0))
+        return moves
+
+    def safe_move(self, state: State) -> Move | None:
+        """A move that never turns a winnable position into a lost one, to play without branching."""
+        return None
+
+    def is_hopeless(self, state: State) -> bool:
+        """True only when the position is proved lost by a quick static argument."""
+        return False
