@@ -1,0 +1,50 @@
+"""Duchess: canonical keys and safe foundation moves."""
+
+from __future__ import annotations
+
+from kibitz.cards import IDENTITY, is_red
+from kibitz.moves import Move
+from kibitz.piles import PileKind
+from kibitz.rules import Game
+from kibitz.solver.policies.common import CanonicalPolicy, always
+from kibitz.state import State
+
+
+class DuchessPolicy(CanonicalPolicy):
+    """Duchess: tableau and reserve piles are never dealt to, so their order never matters.
+
+    Safe move: a card goes to its foundation when both cards of the other colour one rank
+    below it (counted from the base) are already on the foundations. In the tableau only
+    those two cards could ever be built on it; it is never needed as a build target again,
+    and cards never leave a foundation, so playing it now loses nothing. The base-rank cards
+    themselves are not auto-played (the last rank may still need them as targets).
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game, transfers=False, tableau=always, reserve=always)
+        self._sources = tuple(i for i, k in enumerate(game.kinds)
+                              if k in (PileKind.RESERVE, PileKind.WASTE, PileKind.TABLEAU))
+        self._foundation_of_suit = game.foundations
+
+    def safe_move(self, state: State) -> Move | None:
+        base = state.base
+        if base is None:
+            return None
+        piles = state.piles
+        game = self.game
+        foundation = self._foundation_of_suit
+        for i in self._sources:
+            pile = piles[i]
+            if not pile:
+                continue
+            c = pile[-1] & IDENTITY
+            suit = c // 13
+            target = foundation[suit]
+            height = len(piles[target])
+            if height == 0 or height >= 13 or (piles[target][-1] + 1) % 13 != c % 13:
+                continue
+            relative = (c % 13 - base) % 13
+            others = (0, 1) if is_red(c) else (2, 3)
+            if all(len(piles[foundation[s]]) >= relative for s in others):
+                return game.move(i, target)
+        return None
