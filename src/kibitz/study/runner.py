@@ -1,0 +1,163 @@
+"""Run a study: solve a range of deals in batches, locally or on Ray, storing each result.
+
+Workers solve batches and send rows back; only the coordinating process writes to the
+store, one transaction per batch, so an interrupted study keeps every finished batch.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Sequence, TextIO
+
+from kibitz.study.store import Row, Store
+
+MAX_BATCH = 200
+
+
+@dataclass(frozen=True)
+class StudyPlan:
+    """What to solve and how: a game, a ruleset, deal numbers and a time limit per deal."""
+
+    game: str
+    ruleset: str
+    deals: Sequence[int]
+    timeout: float
+    workers: int = 0
+    """Parallel workers; 0 means one per local core."""
+    batch: int = 0
+    """Deals per task; 0 picks a size that keeps every worker busy and overhead small."""
+
+    def worker_count(self) -> int:
+        return self.workers or os.cpu_count() or 1
+
+    def batch_size(self, remaining: int) -> int:
+        if self.batch:
+            return self.batch
+        return max(1, min(MAX_BATCH, remaining // (self.worker_count() * 8) or 1))
+
+
+def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float) -> list[Row]:
+    """Solve each deal of a batch (runs in a worker process)."""
+    import kibitz
+    from kibitz.solver import SOLVER_VERSION, Limits, solve
+    playable = kibitz.game(game, ruleset)
+    rows = []
+    for number in deals:
+        result = solve(playable.deal(number), Limits(seconds=timeout))
+        rows.append(Row(game, ruleset, number, result.outcome.value, result.reason,
+                        tuple(str(m) for m in result.moves), result.nodes, result.states,
+                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version))
+    return rows
+
+
+def batches(deals: Sequence[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(deals), size):
+        yield list(deals[start:start + size])
+
+
+@dataclass
+class Progress:
+    """Counts of a running study, printed as one refreshing line."""
+
+    total: int
+    skipped: int = 0
+    done: int = 0
+    won: int = 0
+    lost: int = 0
+    unknown: int = 0
+    started: float = field(default_factory=time.monotonic)
+    stream: TextIO | None = None
+    shown: float = 0.0
+
+    def add(self, rows: Iterable[Row]) -> None:
+        for row in rows:
+            self.done += 1
+            if row.outcome == "won":
+                self.won += 1
+            elif row.outcome == "lost":
+                self.lost += 1
+            else:
+                self.unknown += 1
+        self.show()
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.started
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = self.total - self.done
+        eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} deals, "
+                f"{rate:,.1f}/s, won {self.won:,} lost {self.lost:,} unknown {self.unknown:,}, ETA {eta}")
+
+    def show(self, final: bool = False) -> None:
+        """Refresh the line: often on a terminal, every few seconds in a log."""
+        if self.stream is None:
+            return
+        tty = self.stream.isatty()
+        now = time.monotonic()
+        if not final and now - self.shown < (0.1 if tty else 5.0) and self.done < self.total:
+            return
+        self.shown = now
+        self.stream.write(self.line() + ("\r" if tty else "\n"))
+        self.stream.flush()
+
+
+BatchRunner = Callable[[StudyPlan, list[list[int]], Callable[[list[Row]], None]], None]
+
+
+def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Row]], None]) -> None:
+    """Solve batches on a local process pool, delivering each batch's rows as it finishes."""
+    workers = plan.worker_count()
+    if workers == 1:
+        for batch in work:
+            deliver(solve_batch(plan.game, plan.ruleset, batch, plan.timeout))
+        return
+    executor = ProcessPoolExecutor(max_workers=workers)
+    try:
+        pending: set[Future[list[Row]]] = set()
+        queue = iter(work)
+        for batch in queue:
+            pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, batch, plan.timeout))
+            if len(pending) >= workers * 2:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                deliver(future.result())
+                following = next(queue, None)
+                if following is not None:
+                    pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, following, plan.timeout))
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        raise
+    executor.shutdown()
+
+
+def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
+              progress_stream: TextIO | None = sys.stderr) -> Progress:
+    """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions."""
+    import kibitz
+    from kibitz.solver import SOLVER_VERSION
+    rules_version = kibitz.game(plan.game, plan.ruleset).info.rules_version
+    done = store.decided(plan.game, plan.ruleset, SOLVER_VERSION, rules_version)
+    todo = [n for n in plan.deals if n not in done]
+    progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=progress_stream)
+    if progress_stream is not None and progress.skipped:
+        progress_stream.write(f"{progress.skipped:,} deals already decided by solver version "
+                              f"{SOLVER_VERSION}: skipped\n")
+
+    def deliver(rows: list[Row]) -> None:
+        store.add(rows)
+        progress.add(rows)
+
+    (backend or run_local)(plan, list(batches(todo, plan.batch_size(len(todo)))), deliver)
+    if progress_stream is not None and progress_stream.isatty():
+        progress_stream.write("\n")
+    return progress

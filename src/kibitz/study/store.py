@@ -1,0 +1,114 @@
+"""The result store: one SQLite row per (game, ruleset, deal, solver version, rules version)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    game TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    deal TEXT NOT NULL,            -- deal numbers reach 20 digits: kept as text, ordered by (length, text)
+    outcome TEXT NOT NULL CHECK (outcome IN ('won', 'lost', 'unknown')),
+    reason TEXT,                   -- why unknown: time limit, node limit, memory limit
+    moves TEXT NOT NULL,           -- the winning moves, space-separated ('' unless won)
+    nodes INTEGER NOT NULL,
+    states INTEGER NOT NULL,
+    seconds REAL NOT NULL,         -- solver time for this deal
+    timeout REAL,                  -- the time limit it ran under (seconds)
+    solver_version INTEGER NOT NULL,
+    rules_version INTEGER NOT NULL,
+    recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (game, ruleset, deal, solver_version, rules_version)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Row:
+    """The result of solving one deal."""
+
+    game: str
+    ruleset: str
+    deal: int
+    outcome: str
+    reason: str | None
+    moves: tuple[str, ...]
+    nodes: int
+    states: int
+    seconds: float
+    timeout: float | None
+    solver_version: int
+    rules_version: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"game": self.game, "ruleset": self.ruleset, "deal": self.deal, "outcome": self.outcome,
+                "reason": self.reason, "moves": list(self.moves), "nodes": self.nodes,
+                "states": self.states, "seconds": self.seconds, "timeout": self.timeout,
+                "solver_version": self.solver_version, "rules_version": self.rules_version}
+
+
+class Store:
+    """A study database. Writes come from one process (the study's coordinator)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.parent and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True)
+        self.connection = sqlite3.connect(str(self.path), timeout=30)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute("PRAGMA synchronous=NORMAL")
+        self.connection.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def decided(self, game: str, ruleset: str, solver_version: int, rules_version: int) -> set[int]:
+        """Deals already won or lost under these versions (a rerun skips them)."""
+        cursor = self.connection.execute(
+            "SELECT deal FROM results WHERE game=? AND ruleset=? AND solver_version=? AND rules_version=?"
+            " AND outcome != 'unknown'", (game, ruleset, solver_version, rules_version))
+        return {int(deal) for (deal,) in cursor}
+
+    def add(self, rows: Iterable[Row]) -> int:
+        """Store rows (a new result replaces an older one for the same deal and versions)."""
+        data = [(r.game, r.ruleset, str(r.deal), r.outcome, r.reason, " ".join(r.moves), r.nodes, r.states,
+                 r.seconds, r.timeout, r.solver_version, r.rules_version) for r in rows]
+        with self.connection:
+            self.connection.executemany(
+                "INSERT OR REPLACE INTO results (game, ruleset, deal, outcome, reason, moves, nodes, states,"
+                " seconds, timeout, solver_version, rules_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", data)
+        return len(data)
+
+    def rows(self, game: str | None = None, ruleset: str | None = None) -> Iterator[Row]:
+        """Every stored row, optionally of one game and ruleset, in deal order."""
+        query = "SELECT game, ruleset, deal, outcome, reason, moves, nodes, states, seconds, timeout," \
+                " solver_version, rules_version FROM results"
+        conditions, parameters = [], []
+        if game is not None:
+            conditions.append("game=?")
+            parameters.append(game)
+        if ruleset is not None:
+            conditions.append("ruleset=?")
+            parameters.append(ruleset)
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
+        query += " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version"
+        for row in self.connection.execute(query, parameters):
+            (game_, ruleset_, deal, outcome, reason, moves, nodes, states, seconds, timeout,
+             solver_version, rules_version) = row
+            yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(moves.split()), nodes, states,
+                      seconds, timeout, solver_version, rules_version)
+
+    def export_json(self) -> str:
+        return json.dumps([row.as_dict() for row in self.rows()])
