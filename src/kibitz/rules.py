@@ -19,6 +19,7 @@ from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from kibitz.moves import DEAL, Move, parse_move
 from kibitz.piles import Foundation, PileKind, PileSpec
 from kibitz.state import State
+from kibitz.view import is_hidden
 
 Unit = tuple[int, int, int, int]
 """A movable unit: (pile index, card count, index from the bottom or -1, bottom card)."""
@@ -269,12 +270,13 @@ class Game:
             return f"{text}: {move.source} has only {len(pile)} cards"
         if move.size > len(pile):
             return f"{text}: {move.source} has only {len(pile)} cards"
-        if move.position is not None:
-            moving = pile[move.position]
-        else:
-            moving = pile[-move.size]
+        position = move.position if move.position is not None else len(pile) - move.size
+        moving = pile[position]
         if moving & FACE_DOWN:
             return f"{text}: that card is face down"
+        spec = self.piles[self._index[move.source]]
+        if is_hidden(spec.spread, spec.kind, pile, position):
+            return f"{text}: that card cannot be seen (only the top card of {move.source} shows)"
         what = format_card(moving)
         return (f"{text}: {move.target} does not take {what} from {move.source} here"
                 + self._moves_from(state, move.source))

@@ -1,0 +1,285 @@
+"""The ``kibitz`` command: list the games, draw a deal, play in the terminal, replay a record.
+
+``main(argv)`` returns the exit status: 0 on success, 2 for a usage error or bad
+input (unknown game or ruleset, bad deal number, corrupt record), with one line
+on standard error and never a traceback; 130 when interrupted with Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Callable, NoReturn, Sequence
+
+from kibitz import __version__, records
+from kibitz.deals import MAX_DEAL_NUMBER, parse_deal_number, random_deal_number
+from kibitz.errors import KibitzError, UnknownGameError
+from kibitz.history import History
+from kibitz.notation import layout_of
+from kibitz.registry import game as find_game, games
+from kibitz.rules import RULESETS
+from kibitz.tui.autoplay import SAFE_RULE
+from kibitz.tui.drawing import LEGEND, colour_wanted, draw
+from kibitz.tui.session import COMMANDS_HELP, LineReader, PlaySession, choose_game
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+DESCRIPTION = """\
+kibitz plays seven patience games with their exact rules and PySolFC's deal
+numbers: Grand Duchess, Parisienne, Duchess, Tournament, Napoleon's Flank,
+Cicely and Kingsdown Eights."""
+
+EPILOG = f"""\
+Each command has its own help, with examples: kibitz play --help
+
+rulesets: {', '.join(RULESETS)}. 'standard' follows the historical rules,
+'pysolfc' reproduces PySolFC's behaviour exactly. Deal numbers are whole
+numbers from 1 to {MAX_DEAL_NUMBER} (20 digits); deal N is PySolFC's game N.
+
+examples:
+  kibitz games
+  kibitz deal grand-duchess 1
+  kibitz play duchess --deal 12345
+  kibitz replay mygame.kibitz --show"""
+
+GAMES_EPILOG = """\
+Any listed name, slug or alias selects a game, in any case.
+
+examples:
+  kibitz games
+  kibitz play "Duchess of Luynes"      (an alias of grand-duchess)"""
+
+DEAL_EPILOG = """\
+The drawing shows what a player sees: face-down cards as ##, squared piles as
+their top card and a count. --json prints the whole layout object instead
+(every card, hidden ones in lower case), as one compact line.
+
+examples:
+  kibitz deal grand-duchess 1
+  kibitz deal tournament 31999 --ruleset pysolfc
+  kibitz deal duchess 7 --json"""
+
+PLAY_EPILOG = f"""\
+Without GAME, kibitz lists the games and asks which. Without --deal it picks a
+random deal and shows its number, so that you can play it again. Suits are
+drawn in colour on a terminal unless --no-color is given or NO_COLOR is set.
+
+{COMMANDS_HELP}
+
+{SAFE_RULE}
+
+examples:
+  kibitz play
+  kibitz play grand-duchess --deal 1
+  kibitz play tournament --ruleset pysolfc
+  kibitz play --load mygame.kibitz"""
+
+REPLAY_EPILOG = """\
+The record is checked line by line: its checksum, and every move replayed
+through the rules. A corrupt, truncated or edited record is refused (exit
+status 2) with the line at fault.
+
+examples:
+  kibitz replay mygame.kibitz
+  kibitz replay mygame.kibitz --show"""
+
+
+class UsageError(KibitzError):
+    """Options that do not go together."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on standard error, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> ArgumentParser:
+    """The parser of the ``kibitz`` command and its subcommands."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = ArgumentParser(prog="kibitz", description=DESCRIPTION, epilog=EPILOG,
+                            formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"kibitz {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+    games_parser = commands.add_parser("games", help="list the games, their aliases and PySolFC ids", description="List the games "
+                                       "with their aliases, PySolFC ids and a one-line description.",
+                                       epilog=GAMES_EPILOG, formatter_class=formatter)
+    games_parser.set_defaults(run=run_games)
+
+    deal_parser = commands.add_parser("deal", help="draw the opening layout of a numbered deal (or print it as JSON)",
+                                      description="Draw the opening layout of deal NUMBER of GAME.",
+                                      epilog=DEAL_EPILOG, formatter_class=formatter)
+    deal_parser.add_argument("game", metavar="GAME", help="game name, slug or alias")
+    deal_parser.add_argument("number", metavar="NUMBER", help=f"deal number, 1 to {MAX_DEAL_NUMBER}")
+    _add_ruleset(deal_parser)
+    deal_parser.add_argument("--json", action="store_true",
+                             help="print the layout object as compact JSON (every card, hidden ones too)")
+    _add_no_color(deal_parser)
+    deal_parser.set_defaults(run=run_deal)
+
+    play_parser = commands.add_parser("play", help="play a game in the terminal",
+                                      description="Play a game in the terminal.",
+                                      epilog=PLAY_EPILOG, formatter_class=formatter)
+    play_parser.add_argument("game", metavar="GAME", nargs="?",
+                             help="game name, slug or alias (asked for when left out)")
+    play_parser.add_argument("--deal", metavar="N", help="deal number (random when left out)")
+    _add_ruleset(play_parser)
+    play_parser.add_argument("--load", metavar="RECORD",
+                             help="resume a saved game record instead of starting a deal")
+    _add_no_color(play_parser)
+    play_parser.set_defaults(run=run_play)
+
+    replay_parser = commands.add_parser("replay", help="check a saved game record and show how it went",
+                                        description="Load and verify a saved game record; print "
+                                        "the game, the deal, the number of moves and the result.",
+                                        epilog=REPLAY_EPILOG, formatter_class=formatter)
+    replay_parser.add_argument("record", metavar="RECORD", help="a record file written by 'save'")
+    replay_parser.add_argument("--show", action="store_true",
+                               help="also print each move with the layout after it")
+    _add_no_color(replay_parser)
+    replay_parser.set_defaults(run=run_replay)
+    return parser
+
+
+def _add_ruleset(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ruleset", metavar="R", default="standard",
+                        help=f"rules to play by: {' or '.join(RULESETS)} (default: standard)")
+
+
+def _add_no_color(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-color", action="store_true", help="never draw suits in colour")
+
+
+def check_ruleset(ruleset: str) -> str:
+    """``ruleset`` if it is known; raises :class:`UnknownGameError` otherwise."""
+    if ruleset not in RULESETS:
+        raise UnknownGameError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(RULESETS)}")
+    return ruleset
+
+
+# -- the commands ----------------------------------------------------------------
+
+def run_games(args: argparse.Namespace) -> int:
+    """``kibitz games``."""
+    infos = games()
+    width = max(len(info.slug) for info in infos)
+    out = sys.stdout
+    for info in infos:
+        aliases = f"; also {', '.join(info.aliases)}" if info.aliases else ""
+        out.write(f"{info.slug.ljust(width)}  {info.name} (PySolFC #{info.pysolfc_id}{aliases})\n")
+        out.write(f"{'':{width}}  {info.description}\n")
+    out.write(f"\nRulesets: {', '.join(RULESETS)}. Start one with: kibitz play GAME\n")
+    return 0
+
+
+def run_deal(args: argparse.Namespace) -> int:
+    """``kibitz deal GAME NUMBER``."""
+    game = find_game(args.game, check_ruleset(args.ruleset))
+    number = parse_deal_number(args.number)
+    state = game.deal(number)
+    if args.json:
+        sys.stdout.write(json.dumps(layout_of(state), separators=(",", ":")) + "\n")
+        return 0
+    colour = colour_wanted(sys.stdout, args.no_color)
+    sys.stdout.write(draw(state, colour=colour, deal_number=number) + "\n\n" + LEGEND + "\n")
+    return 0
+
+
+def terminal_reader() -> LineReader:
+    """:func:`input`, with line editing when standard input is a terminal."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (enables editing and history in input())
+        except ImportError:
+            pass
+    return input
+
+
+def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
+    """``kibitz play [GAME]``."""
+    read = read or terminal_reader()
+    ruleset = check_ruleset(args.ruleset)
+    colour = colour_wanted(sys.stdout, args.no_color)
+    if args.load is not None:
+        if args.game is not None or args.deal is not None:
+            raise UsageError("--load resumes a saved game: give no GAME or --deal with it")
+        history = records.load(args.load)
+    else:
+        number = parse_deal_number(args.deal) if args.deal is not None else None
+        name = args.game
+        if name is None:
+            info = choose_game(read, sys.stdout)
+            if info is None:
+                return 0
+            name = info.slug
+        game = find_game(name, ruleset)
+        history = History.new(game, number if number is not None else random_deal_number())
+    return PlaySession(history, sys.stdout, colour=colour).run(read)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``kibitz replay RECORD``."""
+    history = records.load(args.record)
+    game, state = history.game, history.state
+    out = sys.stdout
+    if state.is_won():
+        result = "won"
+    elif state.is_over():
+        result = "over (no moves left)"
+    else:
+        result = "in progress"
+    out.write(f"game: {game.name} ({game.slug}, {game.ruleset} rules)\n")
+    out.write(f"deal: {history.deal_number}\n")
+    out.write(f"moves: {len(history.moves)}\n")
+    out.write(f"result: {result}\n")
+    if args.show:
+        colour = colour_wanted(out, args.no_color)
+        position = history.start
+        out.write("\nopening\n" + draw(position, colour=colour, deal_number=history.deal_number,
+                                       moves_played=0) + "\n")
+        for k, move in enumerate(history.moves, 1):
+            position = position.apply(move)
+            out.write(f"\nmove {k}: {move}\n" + draw(position, colour=colour,
+                                                     deal_number=history.deal_number,
+                                                     moves_played=k) + "\n")
+    return 0
+
+
+# -- entry point -------------------------------------------------------------------
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``kibitz`` with ``argv`` (default: the command line); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:
+        return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_USAGE)
+    if args.command is None:
+        sys.stderr.write("kibitz: choose a command: games, deal, play or replay (see 'kibitz --help')\n")
+        return EXIT_USAGE
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except KibitzError as error:
+        sys.stderr.write(f"kibitz {args.command}: {error}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """After the reader of our output went away, send what is left nowhere (no second error at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
