@@ -10,4 +10,4 @@ class CicelyPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns once the stock is empty (deals go round-robin)."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__(game, transfers=True, tableau=when_stock_empty, reserve=always)
+        super().__init__(game, tableau=when_stock_empty, reserve=always)

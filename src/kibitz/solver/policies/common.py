@@ -4,9 +4,13 @@ Canonical keys treat interchangeable things as equal:
 
 - The two copies of a card are already one identity in the state.
 - A foundation's cards follow from its length (and the base rank), so keys keep lengths.
-- Where foundation transfer is legal, a suit whose up and down piles together hold 13
-  cards (they meet) can shift cards freely between them by transfers, so every such split
-  is one position.
+- Where a game has two foundations of a suit that both build up from the ace
+  (Kingsdown Eights), their order is dropped.
+
+Positions merged under one key must have the same moves up to a renaming of piles:
+the search explores one of them and skips the rest. (Splits of a suit between its up and
+down foundations that differ only by transfers are equally winnable, but their moves
+differ, so merging them would lose wins; they are kept apart.)
 - Piles of one kind are interchangeable when no future deal, redeal or refill can tell
   them apart (for instance reserve fans that are never dealt to); their order is dropped.
 """
@@ -43,30 +47,21 @@ def when_no_deal_remains(game: Game, state: State) -> bool:
 class CanonicalPolicy(Policy):
     """A policy whose key drops what cannot matter (see the module docstring)."""
 
-    def __init__(self, game: Game, *, transfers: bool, tableau: GroupRule, reserve: GroupRule) -> None:
+    def __init__(self, game: Game, *, tableau: GroupRule, reserve: GroupRule) -> None:
         super().__init__(game)
-        self.transfers = transfers
         self.tableau_interchangeable = tableau
         self.reserve_interchangeable = reserve
         specs = [game.piles[i].foundation for i in game.foundations]
-        self.up_down_pairs: tuple[tuple[int, int], ...] = ()
         self.same_suit_pairs: tuple[tuple[int, int], ...] = ()
-        if transfers and len(specs) == 8 and all(s is not None for s in specs):
-            pairs = tuple((game.foundations[k], game.foundations[k + 4]) for k in range(4))
-            if all(s is not None and s.step == +1 for s in specs):
-                self.same_suit_pairs = pairs
-            else:
-                self.up_down_pairs = pairs
+        if len(specs) == 8 and all(s is not None and s.step == +1 and s.first == 0 for s in specs):
+            self.same_suit_pairs = tuple((game.foundations[k], game.foundations[k + 4]) for k in range(4))
         self.single = tuple(i for i in game.foundations
-                            if not any(i in pair for pair in self.up_down_pairs + self.same_suit_pairs))
+                            if not any(i in pair for pair in self.same_suit_pairs))
 
     def key(self, state: State) -> Hashable:
         game = self.game
         piles = state.piles
         lengths = [len(piles[i]) for i in self.single]
-        for up, down in self.up_down_pairs:
-            a, b = len(piles[up]), len(piles[down])
-            lengths += (13, 0) if a + b == 13 else (a, b)
         for first, second in self.same_suit_pairs:
             a, b = len(piles[first]), len(piles[second])
             lengths += (a, b) if a <= b else (b, a)

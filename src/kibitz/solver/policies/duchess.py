@@ -21,7 +21,7 @@ class DuchessPolicy(CanonicalPolicy):
     """
 
     def __init__(self, game: Game) -> None:
-        super().__init__(game, transfers=False, tableau=always, reserve=always)
+        super().__init__(game, tableau=always, reserve=always)
         self._sources = tuple(i for i, k in enumerate(game.kinds)
                               if k in (PileKind.RESERVE, PileKind.WASTE, PileKind.TABLEAU))
         self._foundation_of_suit = game.foundations

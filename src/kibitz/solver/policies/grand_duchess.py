@@ -11,5 +11,4 @@ class GrandDuchessPolicy(CanonicalPolicy):
     reserve piles never are (they are dealt and gathered in a fixed order)."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__(game, transfers=game.ruleset == "pysolfc",
-                         tableau=when_no_deal_remains, reserve=never)
+        super().__init__(game, tableau=when_no_deal_remains, reserve=never)

@@ -11,4 +11,4 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     stock is empty; the two foundations of a suit both build up, so their order is dropped."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__(game, transfers=True, tableau=always, reserve=when_stock_empty)
+        super().__init__(game, tableau=always, reserve=when_stock_empty)

@@ -10,4 +10,4 @@ class TournamentPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns only once nothing will be dealt or refilled."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__(game, transfers=True, tableau=when_no_deal_remains, reserve=always)
+        super().__init__(game, tableau=when_no_deal_remains, reserve=always)
