@@ -1,4 +1,5 @@
-"""The ``kibitz`` command: list the games, draw a deal, play in the terminal, replay a record.
+"""The ``kibitz`` command: list the games, draw a deal, play in the terminal, replay a record,
+solve deals and run winnability studies.
 
 ``main(argv)`` returns the exit status: 0 on success, 2 for a usage error or bad
 input (unknown game or ruleset, bad deal number, corrupt record), with one line
@@ -20,6 +21,7 @@ from kibitz.history import History
 from kibitz.notation import layout_of
 from kibitz.registry import game as find_game, games
 from kibitz.rules import RULESETS
+from kibitz.study.commands import add_commands as add_solver_commands
 from kibitz.tui.autoplay import SAFE_RULE
 from kibitz.tui.drawing import LEGEND, colour_wanted, draw
 from kibitz.tui.session import COMMANDS_HELP, LineReader, PlaySession, choose_game
@@ -43,7 +45,9 @@ examples:
   kibitz games
   kibitz deal grand-duchess 1
   kibitz play duchess --deal 12345
-  kibitz replay mygame.kibitz --show"""
+  kibitz replay mygame.kibitz --show
+  kibitz solve duchess 1
+  kibitz study duchess --deals 1-1000 && kibitz report"""
 
 GAMES_EPILOG = """\
 Any listed name, slug or alias selects a game, in any case.
@@ -143,6 +147,7 @@ def build_parser() -> ArgumentParser:
                                help="also print each move with the layout after it")
     _add_no_color(replay_parser)
     replay_parser.set_defaults(run=run_replay)
+    add_solver_commands(commands, formatter, _add_ruleset)
     return parser
 
 
@@ -260,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_USAGE)
     if args.command is None:
-        sys.stderr.write("kibitz: choose a command: games, deal, play or replay (see 'kibitz --help')\n")
+        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study or report (see 'kibitz --help')\n")
         return EXIT_USAGE
     run: Callable[[argparse.Namespace], int] = args.run
     try:

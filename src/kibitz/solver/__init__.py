@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kibitz.moves import Move
 from kibitz.solver.policies import policy_for
 from kibitz.solver.result import Limits, Outcome, SolveResult
@@ -37,10 +39,35 @@ def verify_win(state: State, moves: tuple[Move, ...]) -> None:
         raise SolverBugError(f"winning line of {len(moves)} moves does not end in a won position")
 
 
+def without_loops(state: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """``moves`` with every stretch that comes back to an earlier position cut out."""
+    apply = state.game.apply_unchecked
+    line: list[Move] = []
+    positions = [state]
+    index = {state.key: 0}
+    for move in moves:
+        state = apply(state, move)
+        earlier = index.get(state.key)
+        if earlier is not None:
+            for dropped in positions[earlier + 1:]:
+                del index[dropped.key]
+            del positions[earlier + 1:]
+            del line[earlier:]
+            continue
+        line.append(move)
+        positions.append(state)
+        index[state.key] = len(line)
+    return tuple(line)
+
+
 def solve(state: State, limits: Limits | None = None) -> SolveResult:
-    """Decide ``state``: won (with the moves), lost (proved), or unknown (a limit was hit)."""
+    """Decide ``state``: won (with the moves), lost (proved), or unknown (a limit was hit).
+
+    A winning line has its loops cut out and is replayed through the rules before it is returned.
+    """
     result = search(state, policy_for(state.game), limits or Limits())
     if result.outcome is Outcome.WON:
+        result = replace(result, moves=without_loops(state, result.moves))
         verify_win(state, result.moves)
     return result
 

@@ -27,8 +27,8 @@ def ray_runner(address: str | None = None) -> Callable[[StudyPlan, list[list[int
                 options["num_cpus"] = plan.workers
             ray.init(address=address, **options)
         try:
-            task = ray.remote(solve_batch)
-            pending = [task.remote(plan.game, plan.ruleset, batch, plan.timeout) for batch in work]
+            task: Any = ray.remote(solve_batch)
+            pending = [task.remote(plan.game, plan.ruleset, batch, plan.timeout, plan.nodes) for batch in work]
             while pending:
                 finished, pending = ray.wait(pending, num_returns=1)
                 for reference in finished:

@@ -7,7 +7,6 @@ store, one transaction per batch, so an interrupted study keeps every finished b
 from __future__ import annotations
 
 import os
-import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -25,11 +24,14 @@ class StudyPlan:
     game: str
     ruleset: str
     deals: Sequence[int]
-    timeout: float
+    timeout: float | None
+    """Seconds per deal (``None``: no time limit)."""
     workers: int = 0
     """Parallel workers; 0 means one per local core."""
     batch: int = 0
     """Deals per task; 0 picks a size that keeps every worker busy and overhead small."""
+    nodes: int | None = None
+    """Node limit per deal: unlike a time limit, it gives the same results on any machine."""
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -40,17 +42,18 @@ class StudyPlan:
         return max(1, min(MAX_BATCH, remaining // (self.worker_count() * 8) or 1))
 
 
-def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float) -> list[Row]:
+def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | None,
+                nodes: int | None = None) -> list[Row]:
     """Solve each deal of a batch (runs in a worker process)."""
     import kibitz
     from kibitz.solver import SOLVER_VERSION, Limits, solve
     playable = kibitz.game(game, ruleset)
     rows = []
     for number in deals:
-        result = solve(playable.deal(number), Limits(seconds=timeout))
+        result = solve(playable.deal(number), Limits(seconds=timeout, nodes=nodes))
         rows.append(Row(game, ruleset, number, result.outcome.value, result.reason,
                         tuple(str(m) for m in result.moves), result.nodes, result.states,
-                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version))
+                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes))
     return rows
 
 
@@ -115,14 +118,14 @@ def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Ro
     workers = plan.worker_count()
     if workers == 1:
         for batch in work:
-            deliver(solve_batch(plan.game, plan.ruleset, batch, plan.timeout))
+            deliver(solve_batch(plan.game, plan.ruleset, batch, plan.timeout, plan.nodes))
         return
     executor = ProcessPoolExecutor(max_workers=workers)
     try:
         pending: set[Future[list[Row]]] = set()
         queue = iter(work)
         for batch in queue:
-            pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, batch, plan.timeout))
+            pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, batch, plan.timeout, plan.nodes))
             if len(pending) >= workers * 2:
                 break
         while pending:
@@ -131,33 +134,37 @@ def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Ro
                 deliver(future.result())
                 following = next(queue, None)
                 if following is not None:
-                    pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, following, plan.timeout))
+                    pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, following,
+                                                  plan.timeout, plan.nodes))
     except BaseException:
+        # Stop at once: cancel what has not started and end the workers' current deals.
+        processes = list((getattr(executor, "_processes", None) or {}).values())
         executor.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(executor, "_processes", {}).values()):
+        for process in processes:
             process.terminate()
         raise
     executor.shutdown()
 
 
 def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
-              progress_stream: TextIO | None = sys.stderr) -> Progress:
-    """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions."""
+               stream: TextIO | None = None) -> Progress:
+    """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions,
+    showing progress on ``stream`` when one is given."""
     import kibitz
     from kibitz.solver import SOLVER_VERSION
     rules_version = kibitz.game(plan.game, plan.ruleset).info.rules_version
     done = store.decided(plan.game, plan.ruleset, SOLVER_VERSION, rules_version)
     todo = [n for n in plan.deals if n not in done]
-    progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=progress_stream)
-    if progress_stream is not None and progress.skipped:
-        progress_stream.write(f"{progress.skipped:,} deals already decided by solver version "
-                              f"{SOLVER_VERSION}: skipped\n")
+    progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=stream)
+    if stream is not None and progress.skipped:
+        stream.write(f"{progress.skipped:,} deals already decided by solver version "
+                     f"{SOLVER_VERSION}: skipped\n")
 
     def deliver(rows: list[Row]) -> None:
         store.add(rows)
         progress.add(rows)
 
     (backend or run_local)(plan, list(batches(todo, plan.batch_size(len(todo)))), deliver)
-    if progress_stream is not None and progress_stream.isatty():
-        progress_stream.write("\n")
+    if stream is not None and stream.isatty():
+        stream.write("\n")
     return progress

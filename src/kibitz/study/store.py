@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS results (
     states INTEGER NOT NULL,
     seconds REAL NOT NULL,         -- solver time for this deal
     timeout REAL,                  -- the time limit it ran under (seconds)
+    node_limit INTEGER,            -- the node limit it ran under, if any
     solver_version INTEGER NOT NULL,
     rules_version INTEGER NOT NULL,
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
@@ -44,12 +45,14 @@ class Row:
     timeout: float | None
     solver_version: int
     rules_version: int
+    node_limit: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {"game": self.game, "ruleset": self.ruleset, "deal": self.deal, "outcome": self.outcome,
                 "reason": self.reason, "moves": list(self.moves), "nodes": self.nodes,
                 "states": self.states, "seconds": self.seconds, "timeout": self.timeout,
-                "solver_version": self.solver_version, "rules_version": self.rules_version}
+                "solver_version": self.solver_version, "rules_version": self.rules_version,
+                "node_limit": self.node_limit}
 
 
 class Store:
@@ -83,17 +86,17 @@ class Store:
     def add(self, rows: Iterable[Row]) -> int:
         """Store rows (a new result replaces an older one for the same deal and versions)."""
         data = [(r.game, r.ruleset, str(r.deal), r.outcome, r.reason, " ".join(r.moves), r.nodes, r.states,
-                 r.seconds, r.timeout, r.solver_version, r.rules_version) for r in rows]
+                 r.seconds, r.timeout, r.node_limit, r.solver_version, r.rules_version) for r in rows]
         with self.connection:
             self.connection.executemany(
                 "INSERT OR REPLACE INTO results (game, ruleset, deal, outcome, reason, moves, nodes, states,"
-                " seconds, timeout, solver_version, rules_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", data)
+                " seconds, timeout, node_limit, solver_version, rules_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
         return len(data)
 
     def rows(self, game: str | None = None, ruleset: str | None = None) -> Iterator[Row]:
         """Every stored row, optionally of one game and ruleset, in deal order."""
         query = "SELECT game, ruleset, deal, outcome, reason, moves, nodes, states, seconds, timeout," \
-                " solver_version, rules_version FROM results"
+                " solver_version, rules_version, node_limit FROM results"
         conditions, parameters = [], []
         if game is not None:
             conditions.append("game=?")
@@ -106,9 +109,9 @@ class Store:
         query += " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version"
         for row in self.connection.execute(query, parameters):
             (game_, ruleset_, deal, outcome, reason, moves, nodes, states, seconds, timeout,
-             solver_version, rules_version) = row
+             solver_version, rules_version, node_limit) = row
             yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(moves.split()), nodes, states,
-                      seconds, timeout, solver_version, rules_version)
+                      seconds, timeout, solver_version, rules_version, node_limit)
 
     def export_json(self) -> str:
         return json.dumps([row.as_dict() for row in self.rows()])

@@ -1,0 +1,194 @@
+"""The ``kibitz solve``, ``kibitz study`` and ``kibitz report`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
+from kibitz.errors import KibitzError
+from kibitz.registry import game as find_game
+
+DEFAULT_DB = "kibitz-study.db"
+DEFAULT_TIMEOUT = 10.0
+
+SOLVE_EPILOG = f"""\
+The solver sees every card (face down or not) and plays by the rules; it answers
+won (with the winning moves), lost (proved: no sequence of moves wins) or
+unknown (a limit was reached first). The moves are in the notation of the
+PySolFC transcripts, so a pysolfc win can be replayed in PySolFC itself.
+
+examples:
+  kibitz solve duchess 1
+  kibitz solve grand-duchess 42 --ruleset pysolfc --timeout 60 --json"""
+
+STUDY_EPILOG = f"""\
+Results go to an SQLite file (default {DEFAULT_DB}), one row per deal with the
+outcome, moves, nodes, time, solver version and rules version. Rerunning skips
+deals already decided by the same solver and rules versions, so an interrupted
+study (Ctrl-C) resumes where it stopped; deals left unknown are tried again.
+
+examples:
+  kibitz study duchess --deals 1-10000
+  kibitz study cicely --deals 1-500,1000-2000 --timeout 30 --workers 2
+  kibitz study tournament --deals 1-100000 --backend ray --address auto"""
+
+REPORT_EPILOG = """\
+Per game and ruleset: deals, won, lost, unknown; the winnable share of decided
+deals with its 95% Wilson interval; a conservative 95% interval that counts
+every unknown deal once as won and once as lost; time per deal.
+
+examples:
+  kibitz report
+  kibitz report --db results/cicely.db --json"""
+
+
+def parse_deals(text: str) -> list[int]:
+    """Deal numbers from ``1-100,250,300-400`` (inclusive ranges), in order, without repeats."""
+    numbers: dict[int, None] = {}
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        start = parse_deal_number(first)
+        end = parse_deal_number(last) if dash else start
+        if end < start:
+            raise KibitzError(f"deal range {part.strip()!r}: the end is before the start")
+        if end - start >= 10_000_000:
+            raise KibitzError(f"deal range {part.strip()!r}: at most 10,000,000 deals at a time")
+        numbers.update(dict.fromkeys(range(start, end + 1)))
+    return list(numbers)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the timeout must be a positive number of seconds, not {text}")
+    return value
+
+
+def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
+                 formatter: type[argparse.HelpFormatter], add_ruleset: object) -> None:
+    """Add ``solve``, ``study`` and ``report`` to the ``kibitz`` parser."""
+    solve = commands.add_parser("solve", help="decide whether a deal can be won, and how",
+                                description="Solve deal NUMBER of GAME with full knowledge of the cards.",
+                                epilog=SOLVE_EPILOG, formatter_class=formatter)
+    solve.add_argument("game", metavar="GAME", help="game name, slug or alias")
+    solve.add_argument("number", metavar="NUMBER", help=f"deal number, 1 to {MAX_DEAL_NUMBER}")
+    add_ruleset(solve)  # type: ignore[operator]
+    solve.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
+                       help=f"give up after S seconds (default {DEFAULT_TIMEOUT:g})")
+    solve.add_argument("--json", action="store_true", help="print one JSON object: outcome, moves, counters")
+    solve.set_defaults(run=run_solve)
+
+    study = commands.add_parser("study", help="solve a range of deals in parallel into a results file",
+                                description="Solve many deals of GAME and store one row per deal.",
+                                epilog=STUDY_EPILOG, formatter_class=formatter)
+    study.add_argument("game", metavar="GAME", help="game name, slug or alias")
+    study.add_argument("--deals", required=True, metavar="RANGES", help="deal numbers, e.g. 1-10000 or 1-50,99")
+    add_ruleset(study)  # type: ignore[operator]
+    study.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
+                       help=f"seconds per deal (default {DEFAULT_TIMEOUT:g})")
+    study.add_argument("--nodes", type=int, default=None, metavar="N",
+                       help="also stop each deal after N nodes (reproducible on any machine)")
+    study.add_argument("--workers", type=int, default=0, metavar="K",
+                       help="parallel workers (default: one per core)")
+    study.add_argument("--batch", type=int, default=0, metavar="N",
+                       help="deals per task (default: chosen from the range, at most 200)")
+    study.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local process pool (default) or a Ray cluster")
+    study.add_argument("--address", default=None, metavar="ADDR",
+                       help="Ray cluster address ('auto' for a running one); a new local cluster without it")
+    study.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
+    study.set_defaults(run=run_study_command)
+
+    report = commands.add_parser("report", help="the winnability table of a results file",
+                                 description="Print the winnability table of the deals in a results file.",
+                                 epilog=REPORT_EPILOG, formatter_class=formatter)
+    report.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
+    report.add_argument("--json", action="store_true", help="print the table as JSON")
+    report.set_defaults(run=run_report)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """``kibitz solve GAME NUMBER``."""
+    from kibitz.solver import Limits, solve
+    game = find_game(args.game, args.ruleset)
+    number = parse_deal_number(args.number)
+    result = solve(game.deal(number), Limits(seconds=args.timeout))
+    if args.json:
+        data = {"game": game.slug, "ruleset": game.ruleset, "deal": number, **result.as_dict()}
+        sys.stdout.write(json.dumps(data) + "\n")
+        return 0
+    out = sys.stdout
+    verdict = {"won": "WON: a winning line exists", "lost": "LOST: no sequence of legal moves wins",
+               "unknown": f"UNKNOWN: stopped at the {result.reason}"}[result.outcome.value]
+    out.write(f"{game.name}, deal #{number} ({game.ruleset} rules): {verdict}\n")
+    if result.moves:
+        out.write(f"moves ({len(result.moves)}):\n")
+        line = ""
+        for move in result.moves:
+            if len(line) + len(str(move)) > 76:
+                out.write(line.rstrip() + "\n")
+                line = ""
+            line += f"{move} "
+        out.write(line.rstrip() + "\n")
+    out.write(f"{result.nodes:,} nodes, {result.states:,} distinct positions, "
+              f"{result.seconds:.3f} s, table peak {result.peak_table:,}\n")
+    return 0
+
+
+def run_study_command(args: argparse.Namespace) -> int:
+    """``kibitz study GAME --deals RANGES``."""
+    from kibitz.study.runner import BatchRunner, StudyPlan, run_local, run_study
+    from kibitz.study.store import Store
+    game = find_game(args.game, args.ruleset)
+    deals = parse_deals(args.deals)
+    for number in deals[:1] + deals[-1:]:
+        check_deal_number(number)
+    if args.workers < 0 or args.batch < 0:
+        raise KibitzError("--workers and --batch take a positive number (0: automatic)")
+    backend: BatchRunner = run_local
+    if args.backend == "ray":
+        from kibitz.study.ray_backend import ray_runner
+        backend = ray_runner(args.address)
+    elif args.address is not None:
+        raise KibitzError("--address is for the ray backend (add --backend ray)")
+    if args.nodes is not None and args.nodes < 1:
+        raise KibitzError("--nodes takes a positive number")
+    plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes)
+    store = Store(args.db)
+    stored_before = sum(1 for _ in store.rows(game.slug, game.ruleset))
+    try:
+        progress = run_study(plan, store, backend, sys.stderr)
+    except KeyboardInterrupt:
+        stored = sum(1 for _ in store.rows(game.slug, game.ruleset)) - stored_before
+        sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {args.db}; "
+                         "run the same command again to continue\n")
+        store.close()
+        return 130
+    store.close()
+    sys.stderr.write(f"done: {progress.done:,} deals solved ({progress.skipped:,} skipped) into {args.db}; "
+                     f"see: kibitz report --db {args.db}\n")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """``kibitz report``."""
+    from kibitz.study.report import format_table, summarize
+    from kibitz.study.store import Store
+    if not Path(args.db).exists():
+        raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
+    with Store(args.db) as store:
+        lines = summarize(store.rows())
+    if args.json:
+        sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")
+        return 0
+    if not lines:
+        sys.stdout.write(f"{args.db} holds no results yet\n")
+        return 0
+    sys.stdout.write(format_table(lines) + "\n")
+    return 0

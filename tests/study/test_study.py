@@ -1,0 +1,169 @@
+"""Studies: the store, resuming after an interruption, local and Ray backends, the report."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from kibitz.cli import main
+from kibitz.solver import SOLVER_VERSION
+from kibitz.study.commands import parse_deals
+from kibitz.study.report import format_table, summarize, wilson
+from kibitz.study.runner import StudyPlan, run_local, run_study, solve_batch
+from kibitz.study.store import Row, Store
+
+NODES = 3_000
+"""Studies in these tests stop at a node limit, so their results do not depend on the machine."""
+PLAN = StudyPlan("duchess", "standard", list(range(1, 13)), timeout=None, workers=2, batch=3, nodes=NODES)
+
+
+def comparable(rows: list[Row]) -> list[tuple[object, ...]]:
+    """What must agree between two runs of the same study (everything but the clock)."""
+    return [(r.game, r.ruleset, r.deal, r.outcome, r.reason, r.moves, r.nodes, r.states,
+             r.solver_version, r.rules_version, r.node_limit) for r in rows]
+
+
+def test_store_round_trip_and_versions(tmp_path: Path) -> None:
+    rows = solve_batch("duchess", "standard", [1, 2, 3], None, NODES)
+    with Store(tmp_path / "s.db") as store:
+        assert store.add(rows) == 3
+        assert comparable(list(store.rows())) == comparable(rows)
+        decided = {r.deal for r in rows if r.outcome != "unknown"}
+        assert store.decided("duchess", "standard", SOLVER_VERSION, 1) == decided
+        assert store.decided("duchess", "standard", SOLVER_VERSION + 1, 1) == set()
+        assert store.decided("duchess", "pysolfc", SOLVER_VERSION, 1) == set()
+    with Store(tmp_path / "s.db") as reopened:
+        assert len(list(reopened.rows())) == 3
+
+
+def test_huge_deal_numbers_are_stored_exactly(tmp_path: Path) -> None:
+    number = 99999999999999999999
+    rows = solve_batch("duchess", "standard", [number], None, 50)
+    with Store(tmp_path / "s.db") as store:
+        store.add(rows)
+        assert [r.deal for r in store.rows()] == [number]
+
+
+def test_rerun_skips_decided_deals(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        first = run_study(PLAN, store, stream=None)
+        assert first.done == len(PLAN.deals)
+        second = run_study(PLAN, store, stream=None)
+        assert second.skipped == first.won + first.lost
+        assert second.done == first.unknown
+
+
+def test_interrupted_study_resumes_to_the_same_rows(tmp_path: Path) -> None:
+    with Store(tmp_path / "whole.db") as store:
+        run_study(PLAN, store, stream=None)
+        whole = list(store.rows())
+
+    def interrupt_after(batches: int) -> Callable[[StudyPlan, list[list[int]], Callable[[list[Row]], None]], None]:
+        def backend(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Row]], None]) -> None:
+            delivered = 0
+
+            def counting(rows: list[Row]) -> None:
+                nonlocal delivered
+                deliver(rows)
+                delivered += 1
+                if delivered == batches:
+                    raise KeyboardInterrupt
+            run_local(plan, work, counting)
+        return backend
+
+    with Store(tmp_path / "parts.db") as store:
+        with pytest.raises(KeyboardInterrupt):
+            run_study(PLAN, store, interrupt_after(2), stream=None)
+        kept = list(store.rows())
+        assert len(kept) == 2 * PLAN.batch, "finished batches survive the interruption"
+        run_study(PLAN, store, stream=None)
+        resumed = list(store.rows())
+    assert comparable(resumed) == comparable(whole)
+
+
+def test_ray_backend_gives_the_same_rows_as_local(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="the ray backend needs the cluster extra")
+    from kibitz.study.ray_backend import ray_runner
+    plan = StudyPlan("tournament", "standard", list(range(1, 9)), timeout=None, workers=2, batch=2, nodes=NODES)
+    with Store(tmp_path / "local.db") as store:
+        run_study(plan, store, stream=None)
+        local = list(store.rows())
+    with Store(tmp_path / "ray.db") as store:
+        run_study(plan, store, ray_runner(None), stream=None)
+        on_ray = list(store.rows())
+    assert len(local) == len(plan.deals)
+    assert comparable(on_ray) == comparable(local)
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(5, 10)
+    assert math.isclose(low, 0.2366, abs_tol=1e-4) and math.isclose(high, 0.7634, abs_tol=1e-4)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and math.isclose(high, 0.2775, abs_tol=1e-4)
+    low, high = wilson(10, 10)
+    assert math.isclose(low, 0.7225, abs_tol=1e-4) and high == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def make_row(deal: int, outcome: str, seconds: float) -> Row:
+    return Row("cicely", "standard", deal, outcome, "time limit" if outcome == "unknown" else None,
+               (), 10, 10, seconds, 10.0, SOLVER_VERSION, 1)
+
+
+def test_report_counts_and_conservative_interval() -> None:
+    rows = ([make_row(n, "won", 0.01 * n) for n in range(1, 61)]
+            + [make_row(n, "lost", 0.5) for n in range(61, 91)]
+            + [make_row(n, "unknown", 10.0) for n in range(91, 101)])
+    (line,) = summarize(rows)
+    assert (line.deals, line.won, line.lost, line.unknown, line.decided) == (100, 60, 30, 10, 90)
+    assert line.winnability == pytest.approx(60 / 90)
+    assert line.interval == pytest.approx(wilson(60, 90))
+    assert line.conservative == pytest.approx((wilson(60, 100)[0], wilson(70, 100)[1]))
+    assert line.conservative[0] < line.interval[0] and line.conservative[1] > line.interval[1]
+    assert line.median == pytest.approx(0.5) and line.max == 10.0
+    assert line.p90 == pytest.approx(0.6) and line.p99 == 10.0
+    table = format_table([line])
+    assert "| cicely | standard | 100 | 60 | 30 | 10 | 66.67% |" in table
+
+
+def test_parse_deals() -> None:
+    assert parse_deals("1-3,7,5-6,2") == [1, 2, 3, 7, 5, 6]
+    for bad in ("0-5", "5-1", "x", "1-", "1-20000000"):
+        with pytest.raises(ValueError):
+            parse_deals(bad)
+
+
+def test_cli_study_then_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "cli.db")
+    assert main(["study", "duchess", "--deals", "1-4", "--nodes", str(NODES), "--workers", "1",
+                 "--db", db]) == 0
+    assert "done: 4 deals solved" in capsys.readouterr().err
+    assert main(["study", "duchess", "--deals", "1-4", "--nodes", str(NODES), "--db", db]) == 0
+    assert "already decided" in capsys.readouterr().err
+    assert main(["report", "--db", db]) == 0
+    assert "| duchess | standard | 4 |" in capsys.readouterr().out
+    assert main(["report", "--db", db, "--json"]) == 0
+    (line,) = json.loads(capsys.readouterr().out)
+    assert line["deals"] == 4 and line["won"] + line["lost"] + line["unknown"] == 4
+
+
+def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "duchess", "1", "--json", "--timeout", "30"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["outcome"] == "won" and result["deal"] == 1
+    assert set(result) >= {"moves", "nodes", "states", "seconds", "peak_table"}
+    assert all(isinstance(move, str) for move in result["moves"]) and result["moves"]
+
+
+@pytest.mark.parametrize("argv", [["solve", "duchess", "0"], ["solve", "nope", "1"],
+                                  ["solve", "duchess", "1", "--timeout", "0"],
+                                  ["study", "duchess", "--deals", "5-1"], ["report", "--db", "/nonexistent/x.db"],
+                                  ["study", "duchess", "--deals", "1-2", "--address", "auto"]])
+def test_cli_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
