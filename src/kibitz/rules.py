@@ -185,7 +185,12 @@ class Game:
             after = self.rules.deal(self, state)
             assert after is not None, "deal applied where it is not legal"
             return after
-        source, target = self._resolved[move]
+        resolved = self._resolved.get(move)
+        if resolved is None:  # a move value made elsewhere (parsed, or built by hand)
+            source, target = self.pile_index(move.source), self.pile_index(move.target)
+            self.move(source, target, move.size, -1 if move.position is None else move.position)
+        else:
+            source, target = resolved
         piles = list(state.piles)
         pile = piles[source]
         if move.position is not None:
