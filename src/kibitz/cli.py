@@ -25,6 +25,7 @@ from kibitz.study.commands import add_commands as add_solver_commands
 from kibitz.tui.autoplay import SAFE_RULE
 from kibitz.tui.drawing import LEGEND, colour_wanted, draw
 from kibitz.tui.session import COMMANDS_HELP, LineReader, PlaySession, choose_game
+from kibitz.web.commands import add_commands as add_web_commands
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -148,6 +149,7 @@ def build_parser() -> ArgumentParser:
     _add_no_color(replay_parser)
     replay_parser.set_defaults(run=run_replay)
     add_solver_commands(commands, formatter, _add_ruleset)
+    add_web_commands(commands, formatter)
     return parser
 
 
@@ -265,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_USAGE)
     if args.command is None:
-        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study or report (see 'kibitz --help')\n")
+        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study, report or serve (see 'kibitz --help')\n")
         return EXIT_USAGE
     run: Callable[[argparse.Namespace], int] = args.run
     try:

@@ -1,0 +1,511 @@
+// The kibitz browser player: draws the view the server sends and asks the server to play moves.
+import {cardBack, cardFace, cardName, suitShape} from './cards.js';
+
+const $ = (id) => document.getElementById(id);
+const GAP = 0.12;          // gap between piles, in card widths
+const RATIO = 1.4;         // card height / width
+const range = (a, b) => Array.from({length: b - a + 1}, (_, i) => a + i);
+
+// Where each pile lies: [name, column, row (in card heights), fan direction, fan extent].
+const LAYOUTS = {
+  'grand-duchess': {cols: 8, piles: [['s', 0, 0],
+    ...range(1, 4).map((i) => [`f${i}`, i + 1, 0]), ...range(5, 8).map((i) => [`f${i}`, i - 3, 1.1]),
+    ['r1', 0, 1.25, 'down', 3.9], ...range(1, 4).map((i) => [`t${i}`, i + 1, 2.25, 'down', 2.9]),
+    ['r2', 7, 1.25, 'down', 3.9]]},
+  'duchess': {cols: 7, piles: [...range(1, 4).map((i) => [`r${i}`, (i - 1) * 1.75, 0, 'right', 1.65]),
+    ['s', 0, 1.2], ['w', 1, 1.2], ...range(1, 4).map((i) => [`f${i}`, i + 2, 1.2]),
+    ...range(1, 4).map((i) => [`t${i}`, i + 2, 2.4, 'down', 3.4])]},
+  'tournament': {cols: 8, piles: [...range(1, 4).map((i) => [`r${i}`, 0, (i - 1) * 1.1]),
+    ...range(5, 8).map((i) => [`r${i}`, 7, (i - 5) * 1.1]), ['s', 1, 0],
+    ...range(1, 4).map((i) => [`f${i}`, i + 1, 0]), ...range(5, 8).map((i) => [`f${i}`, i - 3, 1.1]),
+    ...range(1, 6).map((i) => [`t${i}`, i, 2.25, 'down', 2.9])]},
+  'cicely': {cols: 9, piles: [['s', 0, 0], ...range(1, 8).map((i) => [`r${i}`, i, 0]),
+    ...range(1, 8).map((i) => [`f${i}`, i, 1.1]), ...range(1, 8).map((i) => [`t${i}`, i, 2.25, 'down', 3.2])]},
+  'kingsdown-eights': {cols: 9, piles: [['s', 0, 0], ...range(1, 8).map((i) => [`f${i}`, i, 0]),
+    ...range(1, 8).map((i) => [`t${i}`, i, 1.15]), ...range(1, 8).map((i) => [`r${i}`, i, 2.35, 'down', 3])]},
+};
+LAYOUTS['parisienne'] = LAYOUTS['grand-duchess'];
+LAYOUTS['napoleons-flank'] = LAYOUTS['tournament'];
+
+const ui = {
+  games: [], info: null, play: null, selected: null, cursor: 0, hint: null,
+  geometry: {}, startedAt: 0, pending: false, drag: null, overlayShown: null,
+};
+
+// -- talking to the referee -----------------------------------------------------------
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify(body)};
+  const response = await fetch(path, options);
+  let data;
+  try { data = await response.json(); } catch { data = {error: `the server answered ${response.status}`}; }
+  if (!response.ok) { const error = new Error(data.error || 'request refused'); error.status = response.status; throw error; }
+  return data;
+}
+
+function say(text, kind = '') {
+  const message = $('message');
+  message.textContent = text;
+  message.className = kind;
+}
+
+async function act(path, body = {}) {
+  if (!ui.play || ui.pending) return null;
+  ui.pending = true;
+  try {
+    const data = await api(`/api/play/${ui.play.id}/${path}`, {...body, expected_moves: ui.play.moves});
+    show(data);
+    return data;
+  } catch (error) {
+    say(error.message, 'error');
+    if (error.status === 409) await reload();
+    render();
+    return null;
+  } finally { ui.pending = false; }
+}
+
+async function reload() {
+  if (ui.play) show(await api(`/api/play/${ui.play.id}`));
+}
+
+function playMove(text) {
+  ui.selected = null;
+  say('');
+  return act('move', {move: text, auto: $('autoplay').checked});
+}
+
+// -- moves the view allows ---------------------------------------------------------------
+
+function parseMove(text) {
+  if (text === 'deal') return {text, deal: true};
+  const m = /^([a-z]\d?)(?:#(\d+))?>([a-z]\d?)(?:\/(\d+))?$/.exec(text);
+  return m && {text, src: m[1], pos: m[2] === undefined ? null : +m[2], dst: m[3], size: m[4] ? +m[4] : 1};
+}
+
+function legalMoves() { return (ui.play ? ui.play.legal : []).map(parseMove).filter(Boolean); }
+
+/** Legal moves that take the card at ``index`` of ``pile`` (with the cards above it, if any). */
+function movesOf(pile, index) {
+  const length = ui.play.piles[pile].length;
+  return legalMoves().filter((m) => !m.deal && m.src === pile &&
+    (m.pos === index || (m.pos === null && m.size === length - index)));
+}
+
+function moveText(pile, index, target) {
+  const length = ui.play.piles[pile].length;
+  if (index === length - 1) return `${pile}>${target}`;
+  const runs = legalMoves().some((m) => m.src === pile && m.pos === index);
+  return runs || pile[0] === 'r' ? `${pile}#${index}>${target}` : `${pile}>${target}/${length - index}`;
+}
+
+function tryMove(pile, index, target) {
+  if (target === pile) { render(); return; }
+  const fit = movesOf(pile, index).find((m) => m.dst === target);
+  playMove(fit ? fit.text : moveText(pile, index, target));
+}
+
+function toFoundation(pile, index) {
+  const fit = movesOf(pile, index).find((m) => m.dst[0] === 'f');
+  if (fit) playMove(fit.text);
+  else playMove(index === ui.play.piles[pile].length - 1 ? `${pile}>f` : `${pile}#${index}>f`);
+}
+
+function dealStock() {
+  if (ui.play.legal.includes('deal')) playMove('deal');
+  else say(ui.play.piles.s.length ? 'the stock cannot be dealt now' : 'the stock is empty and no redeal is left', 'error');
+}
+
+// -- drawing the table -------------------------------------------------------------------
+
+function pileSpec(name) { return ui.info.piles.find((p) => p.name === name); }
+
+function slotContent(spec) {
+  if (spec.kind === 'foundation' && spec.foundation) {
+    const f = spec.foundation;
+    const first = f.first || ui.play.base || '';
+    return `<span>${first}</span>` + `<svg viewBox="0 0 100 100">${suitShape(f.suit, 0, 0, 100, '#fff')}</svg>` +
+      (f.step < 0 ? '<span>↓</span>' : '');
+  }
+  if (spec.kind === 'stock') return ui.play.legal.includes('deal') ? '↻' : '×';
+  return '';
+}
+
+function render() {
+  const table = $('table');
+  if (!ui.play || !ui.info) { table.innerHTML = ''; return; }
+  const layout = LAYOUTS[ui.play.game];
+  const available = Math.min(table.parentElement.clientWidth, 1100);
+  const width = Math.max(28, Math.min(100, available / (layout.cols * (1 + GAP) + GAP)));
+  const height = width * RATIO;
+  const step = width * (1 + GAP);
+  const geometry = {};
+  let bottom = 0, right = 0;
+  const parts = [];
+  const cards = [];
+  layout.piles.forEach(([name, col, row, fan, extent], order) => {
+    const spec = pileSpec(name);
+    if (!spec) return;
+    const x = GAP * width + col * step, y = GAP * width + row * (height + GAP * width);
+    const pile = ui.play.piles[name] || [];
+    const squared = spec.spread === 'squared' || !fan;
+    const shown = squared ? pile.slice(-1) : pile;
+    let dx = 0, dy = 0;
+    if (!squared && shown.length > 1) {
+      const room = fan === 'right' ? (extent - 1) * width : (extent - 1) * height;
+      const wanted = shown.map((c) => (c === null ? 0.14 : 0.26) * (fan === 'right' ? width * 1.2 : height));
+      const total = wanted.slice(0, -1).reduce((a, b) => a + b, 0);
+      const squeeze = total > room ? room / total : 1;
+      if (fan === 'right') dx = wanted.map((w) => w * squeeze); else dy = wanted.map((w) => w * squeeze);
+    }
+    const cursor = order === ui.cursor % layout.piles.length ? ' cursor' : '';
+    const hinted = ui.hint && (ui.hint.dst === name) ? ' hinted' : '';
+    parts.push(`<div class="slot ${spec.kind}${cursor}${hinted}" data-pile="${name}" style="left:${x}px;top:${y}px;` +
+      `width:${width}px;height:${height}px">${slotContent(spec)}<span class="label">${name}</span></div>`);
+    let cx = x, cy = y;
+    const first = pile.length - shown.length;
+    shown.forEach((code, k) => {
+      const index = first + k;
+      const movable = code !== null && spec.kind !== 'stock' && movesOf(name, index).length > 0;
+      const top = index === pile.length - 1;
+      const selected = ui.selected && ui.selected.pile === name && index >= ui.selected.index &&
+        (ui.selected.single ? index === ui.selected.index : true);
+      const hint = ui.hint && ui.hint.src === name && (ui.hint.pos === null ? index >= pile.length - ui.hint.size : index === ui.hint.pos);
+      const classes = ['card', movable || (top && code !== null && spec.kind !== 'stock') ? 'movable' : '',
+        selected ? 'selected' : '', hint ? 'hinted' : ''].join(' ');
+      cards.push(`<div class="${classes}" data-pile="${name}" data-index="${index}" style="left:${cx}px;top:${cy}px;` +
+        `width:${width}px;height:${height}px;z-index:${k + 1}" title="${code ? cardName(code) : ''}">` +
+        `${code ? cardFace(code) : cardBack()}</div>`);
+      if (dx) cx += dx[k]; if (dy) cy += dy[k];
+    });
+    if (squared && pile.length > 1) {
+      cards.push(`<span class="count" style="left:${x + width - 14}px;top:${y - 8}px">${pile.length}</span>`);
+    }
+    const zoneBottom = squared ? y + height : y + Math.max(height, (fan === 'down' ? extent * height : height));
+    const zoneRight = fan === 'right' ? x + extent * width : x + width;
+    geometry[name] = {x, y, right: zoneRight, bottom: zoneBottom};
+    bottom = Math.max(bottom, zoneBottom); right = Math.max(right, zoneRight);
+  });
+  table.style.width = `${right + GAP * width}px`;
+  table.style.height = `${bottom + 1.2 * GAP * width + 14}px`;
+  table.innerHTML = parts.join('') + cards.join('');
+  ui.geometry = geometry;
+  updateInfo();
+}
+
+function updateInfo() {
+  const p = ui.play;
+  $('title').textContent = `${p.name}${p.ruleset === 'standard' ? '' : ` (${p.ruleset} rules)`}`;
+  $('share').textContent = `deal #${p.deal}`;
+  $('share').href = shareLink();
+  const parts = [`${p.moves} moves`];
+  if (ui.info.redeals) parts.push(`round ${p.round}, ${p.redeals_left} redeal${p.redeals_left === 1 ? '' : 's'} left`);
+  if (p.game === 'duchess') parts.push(`base ${p.base || 'not chosen yet'}`);
+  parts.push(`stock ${p.piles.s.length}`);
+  parts.push(clock());
+  $('counts').textContent = parts.join(' · ');
+  $('undo').disabled = !p.can_undo; $('redo').disabled = !p.can_redo; $('restart').disabled = !p.can_undo;
+}
+
+function clock() {
+  const seconds = Math.floor(ui.play.elapsed + (Date.now() - ui.startedAt) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function shareLink() {
+  const p = ui.play;
+  const params = new URLSearchParams({game: p.game, deal: p.deal, ruleset: p.ruleset});
+  return `${location.origin}/?${params}`;
+}
+
+function show(data) {
+  const changed = !ui.play || ui.play.id !== data.id || ui.play.moves !== data.moves || ui.play.round !== data.round;
+  ui.play = data;
+  ui.info = ui.games.find((g) => g.slug === data.game);
+  ui.startedAt = Date.now();
+  ui.hint = null;
+  localStorage.setItem('kibitz-last', data.id);
+  const url = new URL(location.href);
+  url.search = new URLSearchParams({game: data.game, deal: data.deal, ruleset: data.ruleset, id: data.id});
+  history.replaceState(null, '', url);
+  render();
+  if (data.status !== 'playing' && ui.overlayShown !== `${data.id}:${data.moves}`) showOverlay();
+  else if (data.status === 'playing') $('overlay').hidden = true;
+  if (changed && $('winnable').checked) checkWinnable();
+  else if (!$('winnable').checked) $('verdict').textContent = '';
+}
+
+function showOverlay() {
+  const p = ui.play;
+  ui.overlayShown = `${p.id}:${p.moves}`;
+  $('overtitle').textContent = p.status === 'won' ? 'Won!' : 'No moves left';
+  $('overtext').textContent = p.status === 'won'
+    ? `${p.name} deal #${p.deal} won in ${p.moves} moves (${clock()}).`
+    : `${p.name} deal #${p.deal}: the game is over. Undo to try another way, or start again.`;
+  $('overundo').hidden = p.status === 'won';
+  $('overlay').hidden = false;
+}
+
+async function checkWinnable() {
+  const verdict = $('verdict');
+  verdict.textContent = 'thinking…'; verdict.className = '';
+  const id = ui.play.id, moves = ui.play.moves;
+  try {
+    const data = await api(`/api/play/${id}/winnable`, {seconds: 2, expected_moves: moves});
+    if (!ui.play || ui.play.id !== id || ui.play.moves !== moves) return;
+    verdict.textContent = data.winnable === true ? 'still winnable' : data.winnable === false ? 'cannot be won any more' : 'not sure';
+    verdict.className = data.winnable === true ? 'yes' : data.winnable === false ? 'no' : '';
+  } catch (error) { verdict.textContent = ''; }
+}
+
+async function askHint() {
+  if (!ui.play || ui.play.status !== 'playing') return;
+  say('looking for a winning line…', 'hint');
+  const id = ui.play.id, moves = ui.play.moves;
+  try {
+    const data = await api(`/api/play/${id}/hint`, {seconds: 3, expected_moves: moves});
+    if (ui.play.id !== id || ui.play.moves !== moves) return;
+    ui.hint = data.hint ? parseMove(data.hint) : null;
+    say(data.hint ? `hint: ${data.hint === 'deal' ? 'deal from the stock' : data.hint}` : 'no winning line found', 'hint');
+    render();
+  } catch (error) { say(error.message, 'error'); }
+}
+
+// -- pointer play -------------------------------------------------------------------------
+
+function pileAt(x, y) {
+  const box = $('table').getBoundingClientRect();
+  const px = x - box.left, py = y - box.top;
+  for (const [name, g] of Object.entries(ui.geometry)) {
+    if (px >= g.x && px <= g.right && py >= g.y && py <= g.bottom) return name;
+  }
+  return null;
+}
+
+function onPointerDown(event) {
+  if (event.button !== 0 || ui.pending) return;
+  const element = event.target.closest('.card, .slot');
+  if (!element) return;
+  const pile = element.dataset.pile;
+  if (pile === 's') { if (!event.target.closest('.card') || true) { ui.drag = {click: 's'}; } return; }
+  if (!element.classList.contains('card') || !element.classList.contains('movable')) {
+    ui.drag = {target: pile, x: event.clientX, y: event.clientY};
+    return;
+  }
+  const index = +element.dataset.index;
+  const single = movesOf(pile, index).some((m) => m.pos === index) || pile[0] === 'r' && index < ui.play.piles[pile].length - 1;
+  const elements = [...document.querySelectorAll(`.card[data-pile="${pile}"]`)]
+    .filter((e) => single ? +e.dataset.index === index : +e.dataset.index >= index);
+  ui.drag = {pile, index, single, elements, x: event.clientX, y: event.clientY, moved: false,
+    origin: elements.map((e) => [parseFloat(e.style.left), parseFloat(e.style.top)])};
+  $('table').setPointerCapture(event.pointerId);
+}
+
+function onPointerMove(event) {
+  const drag = ui.drag;
+  if (!drag || !drag.elements) return;
+  const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+  if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+  drag.moved = true;
+  drag.elements.forEach((e, k) => {
+    e.classList.add('dragging');
+    e.style.left = `${drag.origin[k][0] + dx}px`; e.style.top = `${drag.origin[k][1] + dy}px`;
+    e.style.zIndex = 1000 + k;
+  });
+}
+
+function onPointerUp(event) {
+  const drag = ui.drag;
+  ui.drag = null;
+  if (!drag) return;
+  if (drag.click === 's') { ui.selected = null; dealStock(); return; }
+  if (drag.elements && drag.moved) {
+    const target = pileAt(event.clientX, event.clientY);
+    if (target && target !== drag.pile) tryMove(drag.pile, drag.index, target);
+    else render();
+    return;
+  }
+  // A click.
+  const pile = drag.pile || drag.target;
+  if (ui.selected) {
+    const selected = ui.selected;
+    if (pile && pile !== selected.pile) { tryMove(selected.pile, selected.index, pile); return; }
+    ui.selected = null;
+    if (drag.pile === selected.pile && drag.index === selected.index) { render(); return; }
+  }
+  if (drag.elements) ui.selected = {pile: drag.pile, index: drag.index, single: drag.single};
+  render();
+}
+
+function onDoubleClick(event) {
+  const element = event.target.closest('.card');
+  if (!element || element.dataset.pile === 's') return;
+  ui.selected = null;
+  toFoundation(element.dataset.pile, +element.dataset.index);
+}
+
+// -- keyboard play --------------------------------------------------------------------------
+
+function onKey(event) {
+  if (event.target.closest('input, select, textarea, dialog') || !ui.play || !$('stats').hidden || !$('rules').hidden) return;
+  const layout = LAYOUTS[ui.play.game];
+  const names = layout.piles.map((p) => p[0]);
+  const key = event.key;
+  const ctrl = event.ctrlKey || event.metaKey;
+  const current = names[ui.cursor % names.length];
+  let handled = true;
+  if (ctrl && key.toLowerCase() === 'z') act(event.shiftKey ? 'redo' : 'undo');
+  else if (ctrl && key.toLowerCase() === 'y') act('redo');
+  else if (ctrl || event.altKey) handled = false;
+  else if (key === 'ArrowRight' || key === 'ArrowLeft') {
+    ui.cursor = (ui.cursor + (key === 'ArrowRight' ? 1 : names.length - 1)) % names.length; render();
+  } else if ((key === 'ArrowUp' || key === 'ArrowDown') && ui.selected && !ui.selected.single) {
+    const pile = ui.play.piles[ui.selected.pile];
+    const index = ui.selected.index + (key === 'ArrowUp' ? -1 : 1);
+    if (index >= 0 && index < pile.length && pile[index] !== null) ui.selected.index = index;
+    render();
+  } else if (key === 'Enter') {
+    if (current === 's') dealStock();
+    else if (ui.selected) tryMove(ui.selected.pile, ui.selected.index, current);
+    else {
+      const pile = ui.play.piles[current];
+      if (pile.length && pile[pile.length - 1] !== null) { ui.selected = {pile: current, index: pile.length - 1, single: false}; render(); }
+    }
+  } else if (key === 'Escape') { ui.selected = null; ui.hint = null; render(); }
+  else if (key === 'f') {
+    if (ui.selected) toFoundation(ui.selected.pile, ui.selected.index);
+    else if (ui.play.piles[current].length) toFoundation(current, ui.play.piles[current].length - 1);
+  } else if (key === 'd' || key === ' ') dealStock();
+  else if (key === 'u') act('undo');
+  else if (key === 'r') act('redo');
+  else if (key === 'h') askHint();
+  else if (key === 'a') act('autoplay');
+  else if (key === 'n') newGame(ui.play.game, ui.play.ruleset, null);
+  else if (key === 'm') { $('movebox').focus(); }
+  else if (key === '?') $('help').showModal();
+  else handled = false;
+  if (handled) event.preventDefault();
+}
+
+// -- games, statistics and rules --------------------------------------------------------------
+
+async function newGame(slug, ruleset, deal) {
+  try {
+    const body = {ruleset};
+    if (deal) body.deal = deal;
+    show(await api(`/api/games/${slug}/new`, body));
+    say(`new game: ${ui.play.name}, deal #${ui.play.deal}`);
+    $('overlay').hidden = true;
+  } catch (error) { say(error.message, 'error'); }
+}
+
+async function showStats() {
+  const data = await api('/api/stats');
+  const names = Object.fromEntries(ui.games.map((g) => [g.slug, g.name]));
+  const rows = data.stats;
+  const time = (s) => s === null ? '–' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
+  $('statstable').innerHTML = '<tr><th>game</th><th>rules</th><th>played</th><th>won</th><th>win rate</th>' +
+    '<th>streak</th><th>best streak</th><th>best time</th><th>fewest moves</th></tr>' + rows.map((r) =>
+    `<tr><td>${names[r.game] || r.game}</td><td>${r.ruleset}</td><td>${r.played}</td><td>${r.won}</td>` +
+    `<td>${Math.round(r.win_rate * 100)}%</td><td>${r.current_streak}</td><td>${r.best_streak}</td>` +
+    `<td>${time(r.best_time)}</td><td>${r.fewest_moves ?? '–'}</td></tr>`).join('');
+  if (!rows.length) $('statstable').innerHTML = '<tr><td>No finished games yet.</td></tr>';
+  // A bar chart: games played (light) and won (bright) per game and ruleset.
+  const barWidth = 46, chartHeight = 150, most = Math.max(1, ...rows.map((r) => r.played));
+  const bars = rows.map((r, k) => {
+    const x = 30 + k * (barWidth + 14), hp = r.played / most * chartHeight, hw = r.won / most * chartHeight;
+    const label = (names[r.game] || r.game).split(' ').map((w) => w.slice(0, 4)).join(' ');
+    return `<rect x="${x}" y="${10 + chartHeight - hp}" width="${barWidth}" height="${hp}" fill="rgba(255,255,255,.3)"/>` +
+      `<rect x="${x}" y="${10 + chartHeight - hw}" width="${barWidth}" height="${hw}" fill="#69f0ae"/>` +
+      `<text x="${x + barWidth / 2}" y="${chartHeight + 26}" font-size="10" text-anchor="middle" fill="#fff">${label}</text>` +
+      `<text x="${x + barWidth / 2}" y="${chartHeight + 38}" font-size="9" text-anchor="middle" fill="#ddd">${r.ruleset}</text>` +
+      `<text x="${x + barWidth / 2}" y="${8 + chartHeight - hp}" font-size="10" text-anchor="middle" fill="#fff">${r.won}/${r.played}</text>`;
+  }).join('');
+  const width = Math.max(200, 40 + rows.length * (barWidth + 14));
+  $('chart').innerHTML = `<svg viewBox="0 0 ${width} ${chartHeight + 44}" width="${width}" height="${chartHeight + 44}" ` +
+    `role="img" aria-label="games won and played"><line x1="24" y1="${chartHeight + 10}" x2="${width}" y2="${chartHeight + 10}" ` +
+    `stroke="#fff"/>${bars}</svg><p>Light bars: games played; green: games won.</p>`;
+  $('recent').innerHTML = data.recent.slice().reverse().map((r) =>
+    `<span class="dot ${r.result}" title="${names[r.game] || r.game} #${r.deal}: ${r.result} in ${r.moves} moves"></span>`).join('') ||
+    'None yet.';
+}
+
+async function showRules(slug) {
+  $('rulesgame').value = slug;
+  const data = await api(`/api/rules/${slug}`);
+  $('rulestext').innerHTML = data.html;   // rendered by the server from the project's own rules pages
+  $('commontext').innerHTML = data.common;
+}
+
+function route() {
+  const hash = location.hash.slice(1);
+  const [page, arg] = hash.split('/');
+  $('play').hidden = page === 'stats' || page === 'rules';
+  $('toolbar').hidden = $('info').hidden = $('play').hidden;
+  $('stats').hidden = page !== 'stats';
+  $('rules').hidden = page !== 'rules';
+  if (page === 'stats') showStats().catch((e) => say(e.message, 'error'));
+  if (page === 'rules') showRules(arg || (ui.play ? ui.play.game : ui.games[0].slug)).catch((e) => say(e.message, 'error'));
+  if ($('play').hidden === false) render();
+}
+
+async function start() {
+  const data = await api('/api/games');
+  ui.games = data.games;
+  $('saferule').textContent = data.safe_rule;
+  for (const select of [$('game'), $('rulesgame')]) {
+    select.innerHTML = ui.games.map((g) => `<option value="${g.slug}">${g.name}</option>`).join('');
+  }
+  $('ruleset').innerHTML = data.rulesets.map((r) => `<option value="${r}">${r} rules</option>`).join('');
+  const params = new URLSearchParams(location.search);
+  const id = params.get('id') || (params.get('game') ? null : localStorage.getItem('kibitz-last'));
+  let resumed = false;
+  if (id) {
+    try {
+      const play = await api(`/api/play/${encodeURIComponent(id)}`);
+      if (!params.get('game') || (play.game === params.get('game') && play.deal === params.get('deal'))) {
+        show(play); resumed = true;
+      }
+    } catch (error) { /* a finished or unknown game: start a new one below */ }
+  }
+  if (!resumed) {
+    const slug = ui.games.some((g) => g.slug === params.get('game')) ? params.get('game') : ui.games[0].slug;
+    await newGame(slug, params.get('ruleset') || 'standard', params.get('deal'));
+  }
+  if (ui.play) { $('game').value = ui.play.game; $('ruleset').value = ui.play.ruleset; }
+  route();
+}
+
+function bind() {
+  const table = $('table');
+  table.addEventListener('pointerdown', onPointerDown);
+  table.addEventListener('pointermove', onPointerMove);
+  table.addEventListener('pointerup', onPointerUp);
+  table.addEventListener('pointercancel', () => { ui.drag = null; render(); });
+  table.addEventListener('dblclick', onDoubleClick);
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('resize', render);
+  window.addEventListener('hashchange', route);
+  $('undo').onclick = () => act('undo');
+  $('redo').onclick = () => act('redo');
+  $('restart').onclick = () => act('restart');
+  $('hint').onclick = askHint;
+  $('auto').onclick = async () => { const d = await act('autoplay'); if (d) say(d.played.length ? `auto-played ${d.played.join(' ')}` : 'no safe move to play'); };
+  $('winnable').onchange = () => { if ($('winnable').checked && ui.play) checkWinnable(); else $('verdict').textContent = ''; };
+  $('helpbutton').onclick = () => $('help').showModal();
+  $('newgame').onsubmit = (event) => { event.preventDefault(); newGame($('game').value, $('ruleset').value, $('deal').value.trim() || null); };
+  $('random').onclick = () => newGame($('game').value, $('ruleset').value, null);
+  $('moveform').onsubmit = (event) => { event.preventDefault(); const text = $('movebox').value.trim(); if (text) playMove(text).then((d) => { if (d) $('movebox').value = ''; }); };
+  $('share').onclick = (event) => { event.preventDefault(); navigator.clipboard?.writeText(shareLink()).then(() => say('link to this deal copied'), () => {}); };
+  $('rulesgame').onchange = () => { location.hash = `rules/${$('rulesgame').value}`; };
+  $('ruleslink').onclick = (event) => { event.preventDefault(); location.hash = `rules/${ui.play ? ui.play.game : ''}`; };
+  $('home').onclick = (event) => { event.preventDefault(); history.replaceState(null, '', location.pathname + location.search); route(); };
+  $('overnew').onclick = () => newGame(ui.play.game, ui.play.ruleset, null);
+  $('overagain').onclick = () => newGame(ui.play.game, ui.play.ruleset, ui.play.deal);
+  $('overundo').onclick = () => { $('overlay').hidden = true; act('undo'); };
+  $('overclose').onclick = () => { $('overlay').hidden = true; };
+  setInterval(() => { if (ui.play && ui.play.status === 'playing' && !$('play').hidden) updateInfo(); }, 1000);
+}
+
+bind();
+start().catch((error) => say(`cannot reach the kibitz server: ${error.message}`, 'error'));
