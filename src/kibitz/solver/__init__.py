@@ -21,8 +21,10 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import search
 from kibitz.state import State
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results."""
+FIRST_PASS_SHARE = 0.5
+"""Share of the time and node budget given to a policy's first pass (see ``Policy.first_pass``)."""
 
 
 class SolverBugError(AssertionError):
@@ -65,7 +67,23 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
 
     A winning line has its loops cut out and is replayed through the rules before it is returned.
     """
-    result = search(state, policy_for(state.game), limits or Limits())
+    limits = limits or Limits()
+    policy = policy_for(state.game)
+    quick = policy.first_pass()
+    if quick is not None:
+        first = search(state, quick, replace(
+            limits, seconds=None if limits.seconds is None else limits.seconds * FIRST_PASS_SHARE,
+            nodes=None if limits.nodes is None else max(1, int(limits.nodes * FIRST_PASS_SHARE))))
+        if first.outcome is Outcome.WON:
+            result = first
+        else:
+            rest = replace(
+                limits, seconds=None if limits.seconds is None else max(1e-3, limits.seconds - first.seconds),
+                nodes=None if limits.nodes is None else max(1, limits.nodes - first.nodes))
+            result = search(state, policy, rest)
+            result = replace(result, nodes=result.nodes + first.nodes, seconds=result.seconds + first.seconds)
+    else:
+        result = search(state, policy, limits)
     if result.outcome is Outcome.WON:
         result = replace(result, moves=without_loops(state, result.moves))
         verify_win(state, result.moves)

@@ -47,3 +47,28 @@ class Policy:
     def is_hopeless(self, state: State) -> bool:
         """True only when the position is proved lost by a quick static argument."""
         return False
+
+    def splits_at(self, state: State) -> bool:
+        """True when the moves of ``state`` lead to positions that share few successors
+        (an early, lasting choice), so that the search should try each with a growing
+        node budget in turn instead of exhausting the first before looking at the next.
+        Only a matter of speed: the verdict is the same either way."""
+        return False
+
+    def probe(self, state: State, attempt: int) -> list[Move] | None:
+        """A bounded heuristic try for a winning line from ``state`` (it proves nothing).
+
+        The search calls it on its settled root before searching and again after every
+        ``TIME_CHECK_EVERY`` positions it expands, with ``attempt`` counting the calls (so a
+        probe can vary its choices and stay reproducible). Each call should cost about as
+        much as expanding that many positions. A line it returns is replayed like any other.
+        """
+        return None
+
+    def first_pass(self) -> Policy | None:
+        """An optional policy for a quick first search that may only find wins.
+
+        It may drop any moves (it proves nothing); a win it finds is replayed like any
+        other, and when it finds none the full search runs with the remaining budget.
+        """
+        return None

@@ -36,8 +36,61 @@ def settle(policy: Policy, state: State) -> tuple[State, list[Move]]:
     return state, played
 
 
+FIRST_BUDGET = 2_000
+"""Node budget of each alternative in the first pass of a split search; it grows fourfold."""
+
+
 def search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """Search for a win from ``state``; the winning line is not yet replayed (see ``solve``)."""
+    root, prelude = settle(policy, state)
+    if not state.game.is_won(root) and policy.splits_at(root):
+        return _split_search(root, prelude, policy, limits)
+    return _search(state, policy, limits)
+
+
+def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limits) -> SolveResult:
+    """Try each move of ``root`` with a node budget that grows fourfold per pass.
+
+    Each alternative gets its own complete depth-first search (own table), so a verdict of
+    *lost* for an alternative is a full proof; the position is lost when every alternative is.
+    """
+    started = time.perf_counter()
+    deadline = None if limits.seconds is None else started + limits.seconds
+    nodes = states = peak = 0
+    apply = root.game.apply_unchecked
+    alternatives = [(move, apply(root, move)) for move in policy.ordered_moves(root)]
+    budget = FIRST_BUDGET
+
+    def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
+        return SolveResult(outcome, moves, reason, nodes, states, time.perf_counter() - started, peak)
+
+    while alternatives:
+        still_open = []
+        for move, child in alternatives:
+            seconds = None if deadline is None else deadline - time.perf_counter()
+            if seconds is not None and seconds <= 0:
+                return result(Outcome.UNKNOWN, reason="time limit")
+            left = None if limits.nodes is None else limits.nodes - nodes
+            if left is not None and left <= 0:
+                return result(Outcome.UNKNOWN, reason="node limit")
+            cap = budget if left is None else min(budget, left)
+            part = _search(child, policy, Limits(seconds=seconds, nodes=cap, table=limits.table))
+            nodes += part.nodes
+            states += part.states
+            peak = max(peak, part.peak_table)
+            if part.outcome is Outcome.WON:
+                return result(Outcome.WON, tuple(prelude) + (move,) + part.moves)
+            if part.outcome is Outcome.UNKNOWN:
+                if part.reason != "node limit" or cap < budget:
+                    return result(Outcome.UNKNOWN, reason=part.reason)
+                still_open.append((move, child))
+        alternatives = still_open
+        budget *= 4
+    return result(Outcome.LOST)
+
+
+def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
+    """Depth-first search with one transposition table."""
     started = time.perf_counter()
     deadline = None if limits.seconds is None else started + limits.seconds
     node_limit = limits.nodes
@@ -58,6 +111,10 @@ def search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     seen.add(key_of(root))
     if policy.is_hopeless(root):
         return result(Outcome.LOST)
+    probes = 0
+    found = policy.probe(root, probes)
+    if found is not None:
+        return result(Outcome.WON, tuple(prelude + found))
     frames = [_Frame(root, policy.ordered_moves(root), prelude)]
     nodes = 1
     while frames:
@@ -89,6 +146,10 @@ def search(state: State, policy: Policy, limits: Limits) -> SolveResult:
         if nodes % TIME_CHECK_EVERY == 0:
             if deadline is not None and time.perf_counter() > deadline:
                 return result(Outcome.UNKNOWN, reason="time limit")
+            probes += 1
+            found = policy.probe(root, probes)
+            if found is not None:
+                return result(Outcome.WON, tuple(prelude + found))
         if node_limit is not None and nodes >= node_limit:
             return result(Outcome.UNKNOWN, reason="node limit")
         frames.append(_Frame(child, policy.ordered_moves(child), line))

@@ -1,9 +1,37 @@
-"""Cicely."""
+"""Cicely: canonical keys, symmetric moves dropped, move order.
+
+**Pruning (each drops only moves whose result has the key of another kept move's result).**
+
+- Cells are interchangeable (the key sorts them): a card goes to only one empty cell, and
+  a cell card never moves to another empty cell.
+- Once the stock is empty the columns are interchangeable too (no deal can tell them
+  apart): a card goes to only one empty column, and the only card of a column never moves
+  to another empty column.
+
+**Complete suits.** When all 26 cards of a suit are on its foundations, none of them goes
+back to play (a transfer between the suit's foundations is still allowed). Only cards of
+the same suit are ever built on a card of that suit, so a card of a complete suit in play
+never holds anything another suit needs; deleting every later move of that suit's cards
+from a winning line leaves the other moves legal (a cell or column it would have occupied
+is only freer) and the line still wins.
+
+**Move order.** Cards to foundations first, then the other moves of cards in play in the
+rules' order, transfers, cards lifted from foundations, and the deal last.
+"""
 
 from __future__ import annotations
 
+from kibitz.moves import Move
 from kibitz.rules import Game
 from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
+from kibitz.solver.policy import Policy
+from kibitz.state import State
+
+TO_FOUNDATION, BUILD, TRANSFER, FROM_FOUNDATION, DEAL_LAST = range(5)
+"""Move classes, in the order they are tried; within a class, the rules' order (columns
+first, then cells). Trying builds before moves into cells and empty columns was measured
+slower: digging into a column with a free cell finds wins sooner."""
+TO_EMPTY_COLUMN = TO_CELL = BUILD
 
 
 class CicelyPolicy(CanonicalPolicy):
@@ -11,3 +39,79 @@ class CicelyPolicy(CanonicalPolicy):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_stock_empty, reserve=always)
+        self._foundation_set = frozenset(game.foundations)
+        self._tableau_set = frozenset(game.tableau)
+        self._cell_set = frozenset(game.reserve)
+        self._suit_piles = tuple(tuple(f for f in game.foundations
+                                       if game.piles[f].foundation.suit == s)  # type: ignore[union-attr]
+                                 for s in range(4))
+        self._ends: dict[Move, tuple[int, int]] = {}
+        self._quick: Policy | None = None
+
+    def _resolve(self, move: Move) -> tuple[int, int]:
+        ends = self._ends.get(move)
+        if ends is None:
+            ends = (self.game.pile_index(move.source), self.game.pile_index(move.target))
+            self._ends[move] = ends
+        return ends
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        foundations = self._foundation_set
+        tableau = self._tableau_set
+        cells = self._cell_set
+        columns_alike = not piles[self.game.stock]
+        ranked: list[tuple[int, Move]] = []
+        empty_cell = -1
+        empty_column = -1
+        for move in state.game.generate_moves(state):
+            if move.is_deal:
+                ranked.append((DEAL_LAST, move))
+                continue
+            source, target = self._resolve(move)
+            if source in foundations:
+                up, down = self._suit_piles[piles[source][-1] // 13]
+                if len(piles[up]) + len(piles[down]) == 26:
+                    continue  # complete suit
+                if target in foundations:
+                    ranked.append((TRANSFER, move))
+                    continue
+            if target in foundations:
+                ranked.append((TO_FOUNDATION, move))
+            elif target in cells:
+                if source in cells:
+                    continue  # cell to cell: same key
+                if empty_cell < 0:
+                    empty_cell = target
+                elif target != empty_cell:
+                    continue  # empty cells are interchangeable
+                ranked.append((FROM_FOUNDATION if source in foundations else TO_CELL, move))
+            elif not piles[target]:
+                if columns_alike:
+                    if source in tableau and len(piles[source]) == 1:
+                        continue  # a lone card to another empty column: same key
+                    if empty_column < 0:
+                        empty_column = target
+                    elif target != empty_column:
+                        continue  # empty columns are interchangeable
+                ranked.append((FROM_FOUNDATION if source in foundations else TO_EMPTY_COLUMN, move))
+            else:
+                ranked.append((FROM_FOUNDATION if source in foundations else BUILD, move))
+        ranked.sort(key=lambda pair: pair[0])
+        return [move for _, move in ranked]
+
+    def first_pass(self) -> Policy | None:
+        """The same policy without moves that lift cards from the foundations (finds wins only)."""
+        if self._quick is None:
+            self._quick = _QuickCicelyPolicy(self.game)
+        return self._quick
+
+
+class _QuickCicelyPolicy(CicelyPolicy):
+    """A first pass: cards never leave the foundations; only its wins count."""
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        return [m for m in super().ordered_moves(state) if m.source not in self._foundation_names]
+
+    def first_pass(self) -> Policy | None:
+        return None

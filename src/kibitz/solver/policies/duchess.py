@@ -26,6 +26,10 @@ class DuchessPolicy(CanonicalPolicy):
                               if k in (PileKind.RESERVE, PileKind.WASTE, PileKind.TABLEAU))
         self._foundation_of_suit = game.foundations
 
+    def splits_at(self, state: State) -> bool:
+        """Before the base rank is chosen: each choice of base leads to its own game."""
+        return state.base is None
+
     def safe_move(self, state: State) -> Move | None:
         base = state.base
         if base is None:

@@ -1,14 +1,158 @@
-"""Kingsdown Eights."""
+"""Kingsdown Eights: canonical keys, safe foundation moves, dead foundation cards, move order.
+
+Notation: a card of colour ``c`` and rank ``r`` (ace = 0); ``m(c)`` is the shortest of the
+four foundations of colour ``c`` (two suits, two piles each), so every card of colour ``c``
+below rank ``m(c)`` lies on a foundation (each pile holds ranks ``0 .. length - 1``).
+
+**Dead cards.** Call a card *dead* when ``r <= m(other colour)`` and ``r - 1 <= m(c)``: every
+card that could be built on it (other colour, rank ``r - 1``), and every card of a chain
+built on those (ranks ``r - 2``, ``r - 3``, ... in alternating colours), is on a foundation.
+
+*Lemma (dead cards stay down).* If every move from a foundation to the tableau in a line
+takes a card that is not dead at that moment (a *clean* line), then along the line the
+thresholds above never drop: ``m(other)`` can fall below ``r`` only by lifting a card of the
+other colour of rank ``<= r - 1``, ``m(c)`` below ``r - 1`` only by lifting a card of colour
+``c`` of rank ``<= r - 2``, and both kinds of card are dead while the thresholds hold.
+(Transfers between the two foundations of a suit change no card's status.)
+
+*Theorem (rule R: a dead foundation card never goes back to the tableau).* Every winnable
+position has a clean winning line. Induction on the number of foundation-to-tableau moves
+of a winning line ``L``: take its last unclean one, a dead ``X`` lifted from foundation
+``F`` (left with length ``r``) to pile ``P``. After it the line is clean, so by the lemma
+nothing is ever built on ``X`` and the card under it on ``F`` (rank ``r - 1``, also dead)
+leaves ``F`` only by a transfer. Drop the move and follow ``L`` with ``X`` kept on a
+foundation of length ``r``: moves of the loose ``X`` are skipped, a transfer of the card
+under it is skipped with the suit's two foundations renamed (they are interchangeable),
+and when the other copy ``X'`` is laid on a foundation from play, ``X'`` goes to ``X``'s
+current pile instead (whose top took the same card), after which both lines coincide. The
+new line wins with one foundation-to-tableau move fewer and is no longer than ``L``.
+
+*Safe move.* A card goes to a foundation without branching when it would be dead there
+(``r <= m(other)`` and ``r - 1 <= m(c)``; every ace qualifies). The same simulation as
+above, applied to a clean winning line from the position before, shows the position after
+is winnable: nothing is ever built on the card while it would still be in play (reserve
+fans take no builds, and its builders stay on the foundations), so removing it early only
+uncovers, earlier, cards that the line reaches after moving it.
+
+**Other pruning.** A transfer between the two foundations of a suit gives a position with
+the same key (their order is dropped), so it is never generated. Columns are
+interchangeable, so a card goes to only one empty column, and the only card of a column
+never moves to another empty column.
+"""
 
 from __future__ import annotations
 
+from kibitz.cards import IDENTITY
+from kibitz.moves import Move
 from kibitz.rules import Game
 from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
+from kibitz.solver.policy import Policy
+from kibitz.state import State
+
+TO_FOUNDATION, FROM_RESERVE, BUILD, TO_EMPTY, FROM_FOUNDATION, DEAL_LAST = range(6)
+"""Move classes, in the order they are tried."""
 
 
 class KingsdownEightsPolicy(CanonicalPolicy):
     """Columns are never dealt to, so always interchangeable; the reserve fans once the
-    stock is empty; the two foundations of a suit both build up, so their order is dropped."""
+    stock is empty; the two foundations of a suit both build up, so their order is dropped.
+    Safe foundation moves and rule R as in the module docstring."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=when_stock_empty)
+        self._black = tuple(f for f in game.foundations if game.piles[f].foundation.suit < 2)  # type: ignore[union-attr]
+        self._red = tuple(f for f in game.foundations if game.piles[f].foundation.suit >= 2)  # type: ignore[union-attr]
+        self._suit_piles = tuple(tuple(f for f in game.foundations
+                                       if game.piles[f].foundation.suit == s)  # type: ignore[union-attr]
+                                 for s in range(4))
+        self._foundation_set = frozenset(game.foundations)
+        self._tableau_set = frozenset(game.tableau)
+        self._reserve_set = frozenset(game.reserve)
+        self._sources = game.tableau + game.reserve
+        self._ends: dict[Move, tuple[int, int]] = {}
+        self._quick: Policy | None = None
+
+    def _thresholds(self, piles: tuple[bytes, ...]) -> tuple[int, int]:
+        """``(m(black), m(red))``: the shortest foundation of each colour."""
+        return (min(len(piles[f]) for f in self._black), min(len(piles[f]) for f in self._red))
+
+    @staticmethod
+    def is_dead(card: int, thresholds: tuple[int, int]) -> bool:
+        """True when nothing from play could ever be built on ``card`` (see rule R)."""
+        rank = card % 13
+        colour = (card & IDENTITY) // 26
+        return rank <= thresholds[1 - colour] and rank - 1 <= thresholds[colour]
+
+    def _resolve(self, move: Move) -> tuple[int, int]:
+        ends = self._ends.get(move)
+        if ends is None:
+            ends = (self.game.pile_index(move.source), self.game.pile_index(move.target))
+            self._ends[move] = ends
+        return ends
+
+    def safe_move(self, state: State) -> Move | None:
+        piles = state.piles
+        thresholds: tuple[int, int] | None = None
+        for i in self._sources:
+            pile = piles[i]
+            if not pile:
+                continue
+            card = pile[-1] & IDENTITY
+            rank = card % 13
+            for f in self._suit_piles[card // 13]:
+                if len(piles[f]) == rank:
+                    if thresholds is None:
+                        thresholds = self._thresholds(piles)
+                    if self.is_dead(card, thresholds):
+                        return self.game.move(i, f)
+                    break
+        return None
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        foundations = self._foundation_set
+        tableau = self._tableau_set
+        thresholds = self._thresholds(piles)
+        ranked: list[tuple[int, Move]] = []
+        empty_target = -1
+        for move in state.game.generate_moves(state):
+            if move.is_deal:
+                ranked.append((DEAL_LAST, move))
+                continue
+            source, target = self._resolve(move)
+            if source in foundations:
+                if target in foundations:
+                    continue  # transfer: same key
+                if self.is_dead(piles[source][-1], thresholds):
+                    continue  # rule R
+                ranked.append((FROM_FOUNDATION, move))
+            elif target in foundations:
+                ranked.append((TO_FOUNDATION, move))
+            elif not piles[target]:
+                if source in tableau and len(piles[source]) == 1:
+                    continue  # a lone card to another empty column: same key
+                if empty_target < 0:
+                    empty_target = target
+                elif target != empty_target:
+                    continue  # empty columns are interchangeable
+                ranked.append((TO_EMPTY, move))
+            else:
+                ranked.append((FROM_RESERVE if source in self._reserve_set else BUILD, move))
+        ranked.sort(key=lambda pair: pair[0])
+        return [move for _, move in ranked]
+
+    def first_pass(self) -> Policy | None:
+        """The same policy without moves that lift cards from the foundations (finds wins only)."""
+        if self._quick is None:
+            self._quick = _QuickKingsdownEightsPolicy(self.game)
+        return self._quick
+
+
+class _QuickKingsdownEightsPolicy(KingsdownEightsPolicy):
+    """A first pass: cards never leave the foundations; only its wins count."""
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        return [m for m in super().ordered_moves(state) if m.source not in self._foundation_names]
+
+    def first_pass(self) -> Policy | None:
+        return None

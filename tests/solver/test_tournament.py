@@ -1,0 +1,274 @@
+"""The Tournament policy's rules on constructed positions, and against a plain search.
+
+Each rule of :mod:`kibitz.solver.policies.tournament` is shown on a position built for it;
+random last-round endgames (where the safe moves and proofs of loss act) are compared with
+the plain exhaustive search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import kibitz
+from kibitz.moves import DEAL
+from kibitz.notation import format_state, parse_pile
+from kibitz.solver import Limits, Outcome, solve
+from kibitz.solver.policies.common import CanonicalPolicy, always, when_no_deal_remains
+from kibitz.solver.policies.tournament import TournamentPolicy
+from kibitz.solver.policy import Policy
+from kibitz.solver.search import search
+from kibitz.state import State
+
+SUITS = "CSHD"
+RANKS = "A23456789TJQK"
+
+
+def position(ruleset: str = "standard", *, heights: dict[str, tuple[int, int]] | None = None,
+             columns: tuple[str, ...] = (), cells: tuple[str, ...] = (), stock: str = "",
+             round: int = 3, game: str = "tournament") -> State:
+    """A position: (up, down) heights per suit (default complete), columns and cells as text
+    (cards comma-separated, bottom to top), the stock face down with its top last."""
+    g = kibitz.game(game, ruleset)
+    piles = [b""] * len(g.piles)
+    heights = heights or {}
+    for s, suit in enumerate(SUITS):
+        u, d = heights.get(suit, (13, 13))
+        piles[g.foundations[s]] = bytes(s * 13 + r for r in range(u))
+        piles[g.foundations[s + 4]] = bytes(s * 13 + 12 - r for r in range(d))
+    for i, text in zip(g.tableau, columns):
+        piles[i] = parse_pile(text, ",")
+    for i, text in zip(g.reserve, cells):
+        piles[i] = parse_pile(text, ",")
+    piles[g.stock] = bytes(c | 64 for c in parse_pile(stock, ","))
+    return State(g, tuple(piles), round)
+
+
+def policy(state: State) -> TournamentPolicy:
+    return TournamentPolicy(state.game)
+
+
+def complete(state: State) -> None:
+    """Check that the position holds both copies of every card."""
+    counts = Counter(c & 63 for pile in state.piles for c in pile)
+    assert all(counts[c] == 2 for c in range(52)), sorted(c for c in range(52) if counts[c] != 2)
+
+
+def reference(game: kibitz.Game) -> Policy:
+    """Every legal move, no safe moves, no proofs of loss; keys that only sort the cells
+    (and the columns once nothing is dealt again), as the soundness test checks for all games."""
+    return CanonicalPolicy(game, tableau=when_no_deal_remains, reserve=always)
+
+
+def plain(state: State) -> Outcome:
+    result = search(state, reference(state.game), Limits(seconds=None, nodes=200_000))
+    assert result.is_decided
+    return result.outcome
+
+
+# -- safe moves ----------------------------------------------------------------
+
+def test_cell_card_fitting_across_a_gap_is_played() -> None:
+    state = position(heights={"H": (4, 2)}, cells=("5H",), columns=("5H,6H,7H,8H,9H,TH,JH",), round=1)
+    move = policy(state).safe_move(state)
+    assert move is not None and str(move) == "r1>f3"
+
+
+def test_cell_card_in_an_overlap_is_played() -> None:
+    state = position(heights={"H": (8, 7)}, cells=("9H",), columns=("TH,JH,QH,KH",), round=1)
+    move = policy(state).safe_move(state)
+    assert move is not None and str(move) == "r1>f3"
+
+
+def test_cell_card_waits_where_the_piles_meet() -> None:
+    """With u + d == 13 the card would choose where the second copies start."""
+    state = position(heights={"H": (4, 9)}, cells=("5H",), columns=("4H,3H,2H,AH,6H,7H,8H,9H,TH,JH,QH,KH",))
+    assert policy(state).safe_move(state) is None
+
+
+def test_starting_the_second_copies_from_a_cell_can_lose() -> None:
+    """Why the rule above waits: the win starts the second hearts at the king (seven
+    transfers, then the column plays down), while playing the cell's five first leaves
+    one empty cell and the six under seven hearts."""
+    state = position(heights={"H": (4, 9), "C": (11, 13), "S": (7, 13), "D": (11, 13)},
+                     cells=("5H", "KC", "KD", "9S", "TS", "JS", "QS", "KS"),
+                     columns=("8S,QD,QC,AH,2H,3H,4H,6H,7H,8H,9H,TH,JH,QH,KH",))
+    complete(state)
+    assert plain(state) is Outcome.WON
+    assert plain(state.apply("r1>f3")) is Outcome.LOST
+    assert solve(state).outcome is Outcome.WON
+
+
+def test_column_card_in_an_overlap_is_played_in_the_last_round() -> None:
+    state = position(heights={"H": (8, 7)}, columns=("8H,9H",))
+    move = policy(state).safe_move(state)
+    assert move is not None and str(move) == "t1>f3"
+
+
+def test_column_card_is_not_played_before_the_last_round() -> None:
+    """A redeal gathers the columns: which cards they hold decides the next layout."""
+    state = position(heights={"H": (8, 7)}, columns=("8H,9H",), round=2)
+    assert policy(state).safe_move(state) is None
+
+
+def test_column_card_stays_when_its_column_would_be_refilled() -> None:
+    """Emptying a column with cards in the stock refills it at once, shifting every later deal."""
+    state = position(heights={"H": (8, 7)}, columns=("9H", "8H"), stock="TH,JH,QH,KH")
+    assert policy(state).safe_move(state) is None
+    empty_stock = position(heights={"H": (8, 7)}, columns=("9H", "8H"))
+    move = policy(empty_stock).safe_move(empty_stock)
+    assert move is not None and str(move) == "t1>f3"
+
+
+def test_column_card_across_a_gap_is_not_played() -> None:
+    """Across a gap the other copy may be the one to play; the search decides."""
+    state = position(heights={"H": (4, 2)}, columns=("5H", "6H,5H"))
+    assert policy(state).safe_move(state) is None
+
+
+def test_no_safe_moves_in_the_pysolfc_ruleset() -> None:
+    state = position("pysolfc", heights={"H": (8, 7)}, cells=("9H",), columns=("TH,JH,QH,KH",))
+    assert policy(state).safe_move(state) is None
+
+
+# -- transfers and move order --------------------------------------------------
+
+def test_transfers_only_towards_a_reachable_card() -> None:
+    # Hearts meet (up A-6 wants the seven, down K-7 wants the six): transfers allowed.
+    state = position(heights={"H": (6, 7)}, columns=("3H", "KC"), cells=("QC",),
+                     round=1, stock="KS")
+    moves = [str(m) for m in policy(state).ordered_moves(state)]
+    assert "f3>f7" in moves  # towards the three of hearts
+    assert "f7>f3" not in moves  # away from it: no heart above the split is reachable
+
+
+def test_all_transfers_kept_in_pysolfc() -> None:
+    state = position("pysolfc", heights={"H": (6, 7)}, columns=("3H", "KC"), round=1, stock="KS")
+    moves = [str(m) for m in policy(state).ordered_moves(state)]
+    assert "f3>f7" in moves and "f7>f3" in moves
+
+
+def test_only_the_first_empty_cell_is_offered() -> None:
+    state = position(heights={"H": (6, 7)}, columns=("3H,KC",), cells=("QC",), round=1, stock="KS")
+    targets = {m.target for m in policy(state).ordered_moves(state) if m.source == "t1"}
+    assert targets == {"r2"}
+
+
+def test_foundation_moves_come_first_and_deal_late() -> None:
+    state = position(heights={"H": (6, 6)}, columns=("KC,7H", "QC", "JC"), round=1, stock="KS")
+    moves = policy(state).ordered_moves(state)
+    assert str(moves[0]) == "t1>f3"
+    assert moves.index(DEAL) > moves.index(next(m for m in moves if str(m) == "t1>f3"))
+
+
+# -- proofs of loss ------------------------------------------------------------
+
+BURIED_HEARTS = "7H,7H,8H,9H,TH,JH,QH,KH,AH,2H,3H,4H,5H,6H"
+"""Hearts at (6, 6) want only a seven; both sevens lie under twelve hearts."""
+
+
+def test_buried_suit_is_hopeless() -> None:
+    """The king of clubs can still be played, but the hearts next move only when twelve
+    hearts are in cells, and there are eight cells."""
+    state = position(heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS, "KC"))
+    complete(state)
+    assert policy(state).is_hopeless(state)
+    assert plain(state) is Outcome.LOST
+
+
+def test_nothing_within_reach_is_hopeless() -> None:
+    """Seven empty cells, and the nearest card that fits lies under twelve cards."""
+    state = position(heights={"H": (6, 6), "C": (11, 13)}, cells=("KC",), columns=("QC," + BURIED_HEARTS,))
+    complete(state)
+    assert policy(state).is_hopeless(state)
+    assert plain(state) is Outcome.LOST
+
+
+def test_reachable_suit_is_not_hopeless() -> None:
+    state = position(heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS[3:], "7H,KC"))
+    complete(state)
+    assert not policy(state).is_hopeless(state)
+
+
+def test_not_hopeless_while_cards_remain_to_deal() -> None:
+    state = position(heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS,), stock="KC")
+    complete(state)
+    assert not policy(state).is_hopeless(state)
+    assert not policy(state).is_hopeless(position(heights={"H": (6, 6), "C": (12, 13)},
+                                                  columns=(BURIED_HEARTS, "KC"), round=2))
+
+
+def test_not_hopeless_in_pysolfc() -> None:
+    state = position("pysolfc", heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS, "KC"))
+    assert not policy(state).is_hopeless(state)
+
+
+# -- agreement with the plain search on random endgames ------------------------
+
+def endgame(rng: random.Random, ruleset: str, cards: int) -> State:
+    """A last-round position with an empty stock: ``cards`` cards taken off the tops of
+    the foundations of two suits, dealt at random to the cells and six columns."""
+    heights = {suit: [13, 13] for suit in SUITS}
+    suits = rng.sample(SUITS, 2)
+    missing: list[str] = []
+    for _ in range(cards):
+        suit = rng.choice(suits)
+        pile = rng.randrange(2)
+        if heights[suit][pile] == 0:
+            pile = 1 - pile
+        heights[suit][pile] -= 1
+        rank = heights[suit][0] if pile == 0 else 12 - heights[suit][1]
+        missing.append(RANKS[rank] + suit)
+    rng.shuffle(missing)
+    cells = missing[:rng.randrange(4, 9)]
+    columns: list[list[str]] = [[] for _ in range(6)]
+    used = rng.randrange(1, 4)
+    for c in missing[len(cells):]:
+        columns[rng.randrange(used)].append(c)
+    return position(ruleset, heights={s: (u, d) for s, (u, d) in heights.items()}, cells=tuple(cells),
+                    columns=tuple(",".join(col) for col in columns))
+
+
+def endgames(ruleset: str, count: int, cards: int) -> list[State]:
+    rng = random.Random(f"tournament endgames {ruleset}")
+    return [endgame(rng, ruleset, cards) for _ in range(count)]
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "pysolfc"])
+def test_agrees_with_plain_search_on_endgames(ruleset: str) -> None:
+    compared = {Outcome.WON: 0, Outcome.LOST: 0}
+    for state in endgames(ruleset, 60, 22):
+        complete(state)
+        exact = search(state, reference(state.game), Limits(seconds=None, nodes=30_000))
+        if not exact.is_decided:
+            continue
+        tuned = solve(state, Limits(seconds=None, nodes=300_000))
+        assert tuned.outcome is exact.outcome, f"{tuned.outcome} != {exact.outcome} on {format_state(state)}"
+        compared[exact.outcome] += 1
+    assert min(compared.values()) >= 5, compared
+
+
+def test_column_card_across_a_gap_over_its_twin_is_played() -> None:
+    """The other copy lies under it: nothing else can reach the foundation first."""
+    state = position(heights={"H": (4, 2)}, columns=("6H", "5H,7H,5H"))
+    move = policy(state).safe_move(state)
+    assert move is not None and str(move) == "t2>f3"
+    assert policy(position(heights={"H": (4, 2)}, columns=("5H,6H", "7H,5H"))).safe_move(
+        position(heights={"H": (4, 2)}, columns=("5H,6H", "7H,5H"))) is None
+
+
+def test_dives_return_lines_that_win() -> None:
+    """A dive proves nothing, but a line it returns must replay to a win."""
+    game = kibitz.game("tournament", "standard")
+    tournament = TournamentPolicy(game)
+    start = game.deal(1)
+    lines = [tournament.probe(start, attempt) for attempt in range(4)]
+    assert any(line is not None for line in lines)
+    for line in lines:
+        if line is not None:
+            state = start
+            for move in line:
+                state = state.apply(move)
+            assert state.is_won()
