@@ -198,7 +198,7 @@ function updateInfo() {
   $('title').textContent = `${p.name}${p.ruleset === 'standard' ? '' : ` (${p.ruleset} rules)`}`;
   $('share').textContent = `deal #${p.deal}`;
   $('share').href = shareLink();
-  const parts = [`${p.moves} moves`];
+  const parts = [`${p.moves} move${p.moves === 1 ? '' : 's'}`];
   if (ui.info.redeals) parts.push(`round ${p.round}, ${p.redeals_left} redeal${p.redeals_left === 1 ? '' : 's'} left`);
   if (p.game === 'duchess') parts.push(`base ${p.base || 'not chosen yet'}`);
   parts.push(`stock ${p.piles.s.length}`);

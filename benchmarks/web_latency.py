@@ -1,0 +1,217 @@
+"""Browser player latency: how long a move takes from request to updated table.
+
+Starts ``kibitz serve`` on a free port with a temporary data folder and plays the
+solver's winning lines of a few deals (a few hundred moves):
+
+* through the HTTP API (httpx, one kept-alive connection): from sending ``POST
+  /api/play/{id}/move`` to the decoded answer with the new view;
+* through the browser (headless Debian Chromium driven by Playwright, if it is
+  installed): from the click that plays the move (``pointerup`` on the table) to the
+  page showing the new move count, measured inside the page.
+
+Prints the median, p90 and max in milliseconds. Target: a median under 30 ms.
+
+    .venv/bin/python benchmarks/web_latency.py [--deals 3] [--browser-deals 2] [--game parisienne]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+import kibitz
+from kibitz.solver import Limits, Outcome, solve
+
+TARGET_MS = 30.0
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+TIMEOUT_MS = 20_000
+
+# Records, inside the page, the time from each click on the table to the move count changing.
+PROBE = """() => {
+  const probe = {clicked: 0, samples: [], moves: null};
+  window.kibitzProbe = probe;
+  document.getElementById('table').addEventListener('pointerup', () => { probe.clicked = performance.now(); }, true);
+  const counts = document.getElementById('counts');
+  new MutationObserver(() => {
+    const match = /^(\\d+) move/.exec(counts.textContent);
+    if (!match || +match[1] === probe.moves) return;
+    if (probe.moves !== null && probe.clicked) probe.samples.push(performance.now() - probe.clicked);
+    probe.moves = +match[1];
+  }).observe(counts, {childList: true, characterData: true, subtree: true});
+}"""
+
+# A point where a click reaches the element itself (a card) or its pile (a slot).
+POINT_ON = """([selector, pile, exact]) => {
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  element.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const box = element.getBoundingClientRect();
+  for (let y = box.top + 3; y < box.bottom - 1; y += 2) {
+    for (const x of [box.left + box.width / 2, box.left + 6, box.right - 6]) {
+      const hit = document.elementFromPoint(x, y)?.closest('.card, .slot');
+      if (hit && (exact ? hit === element : hit.dataset.pile === pile)) return {x, y};
+    }
+  }
+  return null;
+}"""
+
+
+def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``kibitz serve`` on a free port; returns the process and its address once it answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kibitz", "serve", "--port", str(port), "--no-browser", "--data-dir", str(data_dir)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if httpx.get(f"{url}/api/games", timeout=2).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    stop(process)
+    raise SystemExit("kibitz serve did not start")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server's process group."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.wait()
+
+
+def winning_lines(slug: str, count: int) -> list[tuple[int, list[str]]]:
+    """The first ``count`` deals of ``slug`` the solver wins quickly, with their moves."""
+    lines: list[tuple[int, list[str]]] = []
+    deal = 0
+    while len(lines) < count and deal < 1000:
+        deal += 1
+        result = solve(kibitz.game(slug).deal(deal), Limits(seconds=5))
+        if result.outcome is Outcome.WON:
+            lines.append((deal, [str(m) for m in result.moves]))
+    return lines
+
+
+def api_latencies(url: str, slug: str, lines: list[tuple[int, list[str]]]) -> list[float]:
+    """Milliseconds per move played through the HTTP API."""
+    samples: list[float] = []
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for deal, moves in lines:
+            game = client.post(f"/api/games/{slug}/new", json={"deal": deal}).json()
+            for count, move in enumerate(moves):
+                start = time.perf_counter()
+                response = client.post(f"/api/play/{game['id']}/move", json={"move": move, "expected_moves": count})
+                view = response.json()
+                samples.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200 and view["moves"] == count + 1, view
+            assert view["status"] == "won", view
+    return samples
+
+
+def browser_latencies(url: str, slug: str, lines: list[tuple[int, list[str]]]) -> list[float] | None:
+    """Milliseconds from the click to the updated page, per move played in Chromium; None without a browser."""
+    try:
+        from playwright.sync_api import Page, expect, sync_playwright
+    except ImportError:
+        print("browser: skipped (playwright is not installed; scripts/setup test)")
+        return None
+    if not os.access(CHROMIUM, os.X_OK):
+        print(f"browser: skipped (no chromium at {CHROMIUM}; scripts/setup test)")
+        return None
+
+    def point(page: Page, selector: str, pile: str, exact: bool) -> tuple[float, float]:
+        where: dict[str, float] = page.wait_for_function(POINT_ON, arg=[selector, pile, exact]).json_value()
+        return where["x"], where["y"]
+
+    samples: list[float] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1024})
+            page.set_default_timeout(TIMEOUT_MS)
+            expect.set_options(timeout=TIMEOUT_MS)
+            for deal, moves in lines:
+                page.goto(f"{url}/?game={slug}&deal={deal}&ruleset=standard")
+                expect(page.locator("#counts")).to_have_text(re.compile(r"^0 moves "))
+                page.evaluate(PROBE)
+                for count, move in enumerate(moves):
+                    if move == "deal":
+                        page.mouse.click(*point(page, '#table .slot[data-pile="s"]', "s", False))
+                    else:
+                        match = re.fullmatch(r"([a-z]\d?)(?:#(\d+))?>([a-z]\d?)", move)
+                        assert match, move
+                        src, dst = match[1], match[3]
+                        index = int(match[2]) if match[2] is not None else int(
+                            page.locator(f'#table .card[data-pile="{src}"]').last.get_attribute("data-index") or 0)
+                        card = f'#table .card[data-pile="{src}"][data-index="{index}"]'
+                        page.mouse.click(*point(page, card, src, True))
+                        expect(page.locator(f"{card}.selected")).to_be_attached()
+                        page.mouse.click(*point(page, f'#table .slot[data-pile="{dst}"]', dst, False))
+                    expect(page.locator("#counts")).to_have_text(re.compile(rf"^{count + 1} moves? "))
+                expect(page.locator("#overtitle")).to_have_text("Won!")
+                probe: list[float] = page.evaluate("() => window.kibitzProbe.samples")
+                samples += probe
+        finally:
+            browser.close()
+    return samples
+
+
+def report(label: str, samples: list[float]) -> None:
+    ordered = sorted(samples)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    median = statistics.median(ordered)
+    verdict = "within" if median < TARGET_MS else "OVER"
+    print(f"{label:8} {len(ordered):5} moves   median {median:6.1f} ms   p90 {p90:6.1f} ms   "
+          f"max {ordered[-1]:6.1f} ms   ({verdict} the {TARGET_MS:.0f} ms target)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="parisienne", help="game slug (default parisienne)")
+    parser.add_argument("--deals", type=int, default=3, help="deals played through the API (default 3)")
+    parser.add_argument("--browser-deals", type=int, default=2, help="deals played in the browser (default 2; 0: none)")
+    args = parser.parse_args()
+    slug = kibitz.find(args.game).slug
+    lines = winning_lines(slug, max(args.deals, args.browser_deals))
+    print(f"kibitz web latency on {platform.python_implementation()} {platform.python_version()}, "
+          f"{os.cpu_count()} cores; {slug} deals {', '.join(str(d) for d, _ in lines)}")
+    with tempfile.TemporaryDirectory(prefix="kibitz-latency-") as data_dir:
+        process, url = start_server(Path(data_dir))
+        try:
+            results: dict[str, Any] = {"api": api_latencies(url, slug, lines[:args.deals])}
+            if args.browser_deals:
+                results["browser"] = browser_latencies(url, slug, lines[:args.browser_deals])
+        finally:
+            stop(process)
+    for label, samples in results.items():
+        if samples:
+            report(label, samples)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,410 @@
+"""End to end: the real ``kibitz serve`` driven through Chromium, as a player would.
+
+Moves are played by drag and drop (pointer events), by click then click and by the
+keyboard; undo and redo, dealing from the stock, a refused drop, a whole game won
+move by move and the statistics page. A screenshot of every game's table is saved to
+``$KIBITZ_SCREENSHOTS`` (default: a pytest temporary folder).
+
+Chromium is Debian's ``/usr/bin/chromium`` (``scripts/setup test`` installs it);
+Playwright never downloads a browser of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+import kibitz
+from kibitz.solver import Limits, Outcome, solve
+
+IN_CI = bool(os.environ.get("CI"))
+"""In CI the browser tests never skip: a missing browser is a failure of the set-up."""
+
+if not IN_CI:
+    pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (scripts/setup test)")
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+TIMEOUT_MS = 20_000
+"""How long to wait for the page to show something (generous: CI machines may be loaded)."""
+SERVER_START_SECONDS = 30.0
+VIEWPORT: ViewportSize = {"width": 1280, "height": 1024}
+
+if not os.access(CHROMIUM, os.X_OK) and not IN_CI:
+    pytest.skip(f"the browser tests need chromium at {CHROMIUM} (scripts/setup test installs it)",
+                allow_module_level=True)
+
+
+# -- the server and the browser -----------------------------------------------------------
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server started in its own process group, for sure."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+    process.wait()
+
+
+def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``kibitz serve`` on a free port; returns the process and its address once it answers."""
+    log_path = data_dir / "server.log"
+    for _ in range(3):   # another program may take the free port first
+        port = free_port()
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "kibitz", "serve", "--port", str(port), "--no-browser",
+                 "--data-dir", str(data_dir)],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        try:
+            while time.monotonic() < deadline and process.poll() is None:
+                try:
+                    if httpx.get(f"{url}/api/games", timeout=2).status_code == 200:
+                        return process, url
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.05)   # polling interval while the server starts
+        except BaseException:
+            stop(process)
+            raise
+        stop(process)
+    raise RuntimeError(f"kibitz serve did not start: {log_path.read_text(errors='replace')}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a real ``kibitz serve`` keeping its data in a fresh folder."""
+    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
+    try:
+        yield url
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Headless Chromium, driven by Playwright."""
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser page (its own storage); fails the test on any script error in the page."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(TIMEOUT_MS)
+    expect.set_options(timeout=TIMEOUT_MS)
+    errors: list[str] = []
+    try:
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        yield tab
+    finally:
+        context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tables' screenshots go: ``$KIBITZ_SCREENSHOTS``, else a temporary folder."""
+    folder = os.environ.get("KIBITZ_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# -- driving the page -------------------------------------------------------------------------
+
+# A point of the viewport where a click reaches ``element`` itself (a card: that very card;
+# a slot: any card or slot of its pile), after scrolling it into view; null while there is none.
+POINT_ON = """([selector, pile, exact]) => {
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  element.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const box = element.getBoundingClientRect();
+  for (let y = box.top + 3; y < box.bottom - 1; y += 2) {
+    for (const x of [box.left + box.width / 2, box.left + 6, box.right - 6]) {
+      const hit = document.elementFromPoint(x, y)?.closest('.card, .slot');
+      if (hit && (exact ? hit === element : hit.dataset.pile === pile)) return {x, y};
+    }
+  }
+  return null;
+}"""
+
+
+def open_game(page: Page, server: str, slug: str, deal: int, ruleset: str = "standard") -> None:
+    """Start a new game of ``slug`` deal ``deal`` in the page and wait until its table is drawn."""
+    page.goto(f"{server}/?game={slug}&deal={deal}&ruleset={ruleset}")
+    expect(page.locator("#share")).to_have_text(f"deal #{deal}")
+    expect(page.locator("#counts")).to_have_text(re.compile(r"^0 moves "))
+    expect(page.locator("#table .card").first).to_be_attached()
+
+
+def state(page: Page) -> dict[str, Any]:
+    """The server's view of the page's game (as the page itself would fetch it)."""
+    data: dict[str, Any] = page.evaluate("""async () => {
+      const id = new URLSearchParams(location.search).get('id');
+      return await (await fetch(`/api/play/${id}`)).json();
+    }""")
+    return data
+
+
+def wait_moves(page: Page, count: int) -> None:
+    """Wait until the table shows ``count`` moves played."""
+    expect(page.locator("#counts")).to_have_text(re.compile(rf"^{count} moves? "))
+
+
+def point(page: Page, selector: str, pile: str, exact: bool) -> tuple[float, float]:
+    """Where to click to reach ``selector`` (see :data:`POINT_ON`), once there is such a point."""
+    handle = page.wait_for_function(POINT_ON, arg=[selector, pile, exact], timeout=TIMEOUT_MS)
+    where: dict[str, float] = handle.json_value()
+    return where["x"], where["y"]
+
+
+def card_selector(pile: str, index: int) -> str:
+    """The card at ``index`` of ``pile`` on the table."""
+    return f'#table .card[data-pile="{pile}"][data-index="{index}"]'
+
+
+def top_index(page: Page, pile: str) -> int:
+    """The index of the top card of ``pile`` on the table."""
+    return int(page.locator(f'#table .card[data-pile="{pile}"]').last.get_attribute("data-index") or "-1")
+
+
+def click_card(page: Page, pile: str, index: int) -> None:
+    """Click a card where it shows, even when the cards above it cover most of it."""
+    page.mouse.click(*point(page, card_selector(pile, index), pile, True))
+
+
+def click_pile(page: Page, pile: str) -> None:
+    """Click a pile: its top card or its empty place."""
+    page.mouse.click(*point(page, f'#table .slot[data-pile="{pile}"]', pile, False))
+
+
+def drag_card(page: Page, pile: str, index: int, target: str) -> None:
+    """Drag a card with the mouse (pointer events) and drop it on pile ``target``."""
+    x, y = point(page, card_selector(pile, index), pile, True)
+    box = page.locator(f'#table .slot[data-pile="{target}"]').bounding_box()
+    assert box is not None
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 10, y + 10, steps=2)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    expect(page.locator(f"{card_selector(pile, index)}.dragging")).to_be_attached()
+    page.mouse.up()
+
+
+def table_cards(page: Page) -> list[list[str]]:
+    """Every card on the table: pile, index and name (empty when face down)."""
+    cards: list[list[str]] = page.eval_on_selector_all(
+        "#table .card", "cards => cards.map((c) => [c.dataset.pile, c.dataset.index, c.title])")
+    return cards
+
+
+def simple_moves(page: Page) -> list[tuple[str, str]]:
+    """The legal single-card moves ``src>dst`` of the page's game."""
+    moves = []
+    for text in state(page)["legal"]:
+        match = re.fullmatch(r"([a-z]\d?)>([a-z]\d?)", text)
+        if match:
+            moves.append((match[1], match[2]))
+    return moves
+
+
+def play_by_clicks(page: Page, move: str, before: int) -> None:
+    """Play ``move`` (in notation) with the mouse: the stock for ``deal``, else card then pile."""
+    if move == "deal":
+        click_pile(page, "s")
+    else:
+        match = re.fullmatch(r"([a-z]\d?)(?:#(\d+))?>([a-z]\d?)(?:/(\d+))?", move)
+        assert match, move
+        src, position, dst, size = match[1], match[2], match[3], match[4]
+        index = int(position) if position is not None else top_index(page, src) + 1 - int(size or 1)
+        click_card(page, src, index)
+        expect(page.locator(f"{card_selector(src, index)}.selected")).to_be_attached()
+        click_pile(page, dst)
+    wait_moves(page, before + 1)
+
+
+# -- the tests -------------------------------------------------------------------------------------
+
+def test_drag_and_drop_plays_a_move(page: Page, server: str) -> None:
+    open_game(page, server, "cicely", 1)
+    assert ("t2", "t6") in simple_moves(page)
+    index = top_index(page, "t2")
+    name = page.locator(card_selector("t2", index)).get_attribute("title")
+    drag_card(page, "t2", index, "t6")
+    wait_moves(page, 1)
+    expect(page.locator('#table .card[data-pile="t6"]').last).to_have_attribute("title", name or "")
+    assert state(page)["moves"] == 1
+
+
+def test_click_then_click_plays_a_move(page: Page, server: str) -> None:
+    open_game(page, server, "tournament", 1)
+    assert ("r4", "f7") in simple_moves(page)
+    name = page.locator('#table .card[data-pile="r4"]').last.get_attribute("title")
+    click_card(page, "r4", top_index(page, "r4"))
+    expect(page.locator('#table .card.selected[data-pile="r4"]')).to_have_count(1)
+    click_pile(page, "f7")
+    wait_moves(page, 1)
+    expect(page.locator('#table .card[data-pile="f7"]').last).to_have_attribute("title", name or "")
+    expect(page.locator("#table .card.selected")).to_have_count(0)
+
+
+def test_keyboard_plays_a_move(page: Page, server: str) -> None:
+    open_game(page, server, "kingsdown-eights", 1)
+    assert ("r8", "t1") in simple_moves(page)
+    name = page.locator('#table .card[data-pile="r8"]').last.get_attribute("title")
+    piles: list[str] = page.locator("#table .slot").evaluate_all("slots => slots.map((s) => s.dataset.pile)")
+    page.locator("#table").focus()
+
+    def cursor_to(pile: str) -> None:
+        here = page.locator("#table .slot.cursor").get_attribute("data-pile") or ""
+        for _ in range((piles.index(pile) - piles.index(here)) % len(piles)):
+            page.keyboard.press("ArrowRight")
+        expect(page.locator("#table .slot.cursor")).to_have_attribute("data-pile", pile)
+
+    cursor_to("r8")
+    page.keyboard.press("Enter")
+    expect(page.locator('#table .card.selected[data-pile="r8"]')).to_have_count(1)
+    cursor_to("t1")
+    page.keyboard.press("Enter")
+    wait_moves(page, 1)
+    expect(page.locator('#table .card[data-pile="t1"]').last).to_have_attribute("title", name or "")
+    page.keyboard.press("d")   # deal from the stock
+    wait_moves(page, 2)
+
+
+def test_undo_and_redo(page: Page, server: str) -> None:
+    open_game(page, server, "grand-duchess", 1)
+    opening = table_cards(page)
+    expect(page.locator("#undo")).to_be_disabled()
+    play_by_clicks(page, "t3>f7", 0)
+    after_move = table_cards(page)
+    assert after_move != opening
+    play_by_clicks(page, "deal", 1)
+    after_deal = table_cards(page)
+    assert after_deal != after_move
+    page.locator("#undo").click()
+    wait_moves(page, 1)
+    assert table_cards(page) == after_move
+    page.locator("#undo").click()
+    wait_moves(page, 0)
+    assert table_cards(page) == opening
+    expect(page.locator("#undo")).to_be_disabled()
+    page.locator("#redo").click()
+    wait_moves(page, 1)
+    assert table_cards(page) == after_move
+    page.locator("#table").focus()
+    page.keyboard.press("r")
+    wait_moves(page, 2)
+    assert table_cards(page) == after_deal
+    expect(page.locator("#redo")).to_be_disabled()
+    page.keyboard.press("Control+z")
+    wait_moves(page, 1)
+    assert table_cards(page) == after_move
+
+
+def test_deal_from_the_stock(page: Page, server: str) -> None:
+    open_game(page, server, "grand-duchess", 1)
+    stock = len(state(page)["piles"]["s"])
+    assert stock > 4
+    expect(page.locator("#counts")).to_contain_text(f"stock {stock} ")
+    expect(page.locator("#table .count")).to_have_text([str(stock)])
+    on_table = table_cards(page)
+    click_pile(page, "s")
+    wait_moves(page, 1)
+    left = len(state(page)["piles"]["s"])
+    assert left < stock
+    expect(page.locator("#counts")).to_contain_text(f"stock {left} ")
+    expect(page.locator("#table .count")).to_have_text([str(left)])
+    assert len(table_cards(page)) > len(on_table)
+
+
+def test_illegal_drop_snaps_back_with_a_reason(page: Page, server: str) -> None:
+    open_game(page, server, "cicely", 1)
+    assert ("t2", "t3") not in simple_moves(page) and ("t2", "t6") in simple_moves(page)
+    index = top_index(page, "t2")
+    card = page.locator(card_selector("t2", index))
+    name = card.get_attribute("title")
+    where = card.evaluate("c => [c.style.left, c.style.top]")
+    drag_card(page, "t2", index, "t3")
+    expect(page.locator("#message.error")).not_to_have_text("")
+    expect(page.locator("#table .card.dragging")).to_have_count(0)
+    card = page.locator(card_selector("t2", index))
+    expect(card).to_have_attribute("title", name or "")
+    assert card.evaluate("c => [c.style.left, c.style.top]") == where
+    assert state(page)["moves"] == 0
+    expect(page.locator("#counts")).to_have_text(re.compile(r"^0 moves "))
+
+
+def test_win_a_whole_game_and_see_it_in_the_statistics(page: Page, server: str) -> None:
+    slug, deal = "parisienne", 7
+    result = solve(kibitz.game(slug).deal(deal), Limits(seconds=30))
+    assert result.outcome is Outcome.WON
+    open_game(page, server, slug, deal)
+    for count, move in enumerate(result.moves):
+        play_by_clicks(page, str(move), count)
+    expect(page.locator("#overlay")).to_be_visible()
+    expect(page.locator("#overtitle")).to_have_text("Won!")
+    expect(page.locator("#overtext")).to_contain_text(f"won in {len(result.moves)} moves")
+    assert state(page)["status"] == "won"
+
+    page.locator("#overclose").click()
+    expect(page.locator("#overlay")).to_be_hidden()
+    page.get_by_role("link", name="Statistics").click()
+    expect(page.locator("#stats")).to_be_visible()
+    row = page.locator("#statstable tr", has_text="Parisienne")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text("standard")
+    expect(row.locator("td").nth(2)).to_have_text("1")   # played
+    expect(row.locator("td").nth(3)).to_have_text("1")   # won
+    expect(row.locator("td").nth(8)).to_have_text(str(len(result.moves)))   # fewest moves
+    expect(page.locator("#recent .dot.won")).to_have_count(1)
+
+
+@pytest.mark.parametrize("slug", [info.slug for info in kibitz.games()])
+def test_screenshot_of_every_game(page: Page, server: str, screenshots: Path, slug: str) -> None:
+    open_game(page, server, slug, 1)
+    game = kibitz.game(slug)
+    expect(page.locator("#title")).to_have_text(game.name)
+    expect(page.locator("#table .slot")).to_have_count(len(game.piles))
+    table = page.locator("#table").bounding_box()
+    assert table is not None and table["width"] <= VIEWPORT["width"]
+    path = screenshots / f"{slug}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
