@@ -424,6 +424,18 @@ def deal_cards(stock: bytes, n: int) -> tuple[bytes, bytes]:
     return dealt, stock[:len(stock) - n]
 
 
+def deal_while_stock_lasts(deal: Callable[["Game", list[bytes]], None]) -> DealRule:
+    """The stock click of a game without redeals: ``deal`` onto the piles while the stock has cards."""
+
+    def stock_click(game: Game, state: State) -> State | None:
+        if not state.piles[game.stock]:
+            return None
+        piles = list(state.piles)
+        deal(game, piles)
+        return State(game, tuple(piles), state.round, state.base)
+    return stock_click
+
+
 def gather_face_down(piles: Iterable[bytes]) -> bytes:
     """A new stock from piles gathered in turn, each taken from its top and turned face down.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
-from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards,
+from kibitz.rules import (deal_while_stock_lasts, UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next, stock_bytes, top_cards)
 from kibitz.state import State
 
@@ -36,21 +36,12 @@ def opening(game: Game, number: int) -> State:
     return State(game, tuple(piles))
 
 
-def stock_click(game: Game, state: State) -> State | None:
-    """Four passes over the columns while the stock has cards."""
-    if not state.piles[game.stock]:
-        return None
-    piles = list(state.piles)
-    deal_passes(game, piles)
-    return State(game, tuple(piles), state.round, state.base)
-
-
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening,
     sources=(top_cards(TABLEAU, RESERVE, FOUNDATION),),
     targets=(foundations_take_next, builds_on(TABLEAU, UP_OR_DOWN_IN_SUIT),
              empty_piles_take_any(TABLEAU), empty_piles_take_any(RESERVE)),
-    deal=stock_click,
+    deal=deal_while_stock_lasts(deal_passes),
 )
 PYSOLFC = STANDARD

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kibitz.deals import shuffle
 from kibitz.piles import TWICE_UP, PileKind, Spread, layout
-from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards,
+from kibitz.rules import (deal_while_stock_lasts, DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next, stock_bytes, top_cards)
 from kibitz.state import State
 
@@ -36,21 +36,12 @@ def opening(game: Game, number: int) -> State:
     return State(game, tuple(piles))
 
 
-def stock_click(game: Game, state: State) -> State | None:
-    """Four cards onto each reserve fan while the stock has cards."""
-    if not state.piles[game.stock]:
-        return None
-    piles = list(state.piles)
-    deal_reserve(game, piles)
-    return State(game, tuple(piles), state.round, state.base)
-
-
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening,
     sources=(top_cards(TABLEAU, RESERVE, FOUNDATION),),
     targets=(foundations_take_next, builds_on(TABLEAU, DOWN_ALTERNATE),
              empty_piles_take_any(TABLEAU)),
-    deal=stock_click,
+    deal=deal_while_stock_lasts(deal_reserve),
 )
 PYSOLFC = STANDARD

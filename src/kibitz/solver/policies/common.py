@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, Hashable
 
+from kibitz.moves import Move
 from kibitz.rules import Game
 from kibitz.solver.policy import Policy
 from kibitz.state import State
@@ -74,3 +75,25 @@ class CanonicalPolicy(Policy):
         head = bytes(lengths) + bytes((state.round, 255 if state.base is None else state.base))
         waste = piles[game.waste] if game.waste is not None else b""
         return b"\xff".join([head, piles[game.stock], waste, *tableau, *reserve])
+
+
+class KeepFoundations(Policy):
+    """A quick first pass over a full policy: the same search, but no card ever leaves a
+    foundation. It may miss wins, so it is only used to find them (``Policy.first_pass``)."""
+
+    def __init__(self, full: Policy) -> None:
+        super().__init__(full.game)
+        self.full = full
+
+    def key(self, state: State) -> Hashable:
+        return self.full.key(state)
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        foundations = self._foundation_names
+        return [m for m in self.full.ordered_moves(state) if m.source not in foundations]
+
+    def safe_move(self, state: State) -> Move | None:
+        return self.full.safe_move(state)
+
+    def is_hopeless(self, state: State) -> bool:
+        return self.full.is_hopeless(state)

@@ -45,7 +45,7 @@ from __future__ import annotations
 from kibitz.cards import IDENTITY
 from kibitz.moves import Move
 from kibitz.rules import Game
-from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
+from kibitz.solver.policies.common import CanonicalPolicy, KeepFoundations, always, when_stock_empty
 from kibitz.solver.policy import Policy
 from kibitz.state import State
 
@@ -144,15 +144,5 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     def first_pass(self) -> Policy | None:
         """The same policy without moves that lift cards from the foundations (finds wins only)."""
         if self._quick is None:
-            self._quick = _QuickKingsdownEightsPolicy(self.game)
+            self._quick = KeepFoundations(self)
         return self._quick
-
-
-class _QuickKingsdownEightsPolicy(KingsdownEightsPolicy):
-    """A first pass: cards never leave the foundations; only its wins count."""
-
-    def ordered_moves(self, state: State) -> list[Move]:
-        return [m for m in super().ordered_moves(state) if m.source not in self._foundation_names]
-
-    def first_pass(self) -> Policy | None:
-        return None
