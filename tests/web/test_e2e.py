@@ -285,6 +285,16 @@ def test_click_then_click_plays_a_move(page: Page, server: str) -> None:
     expect(page.locator("#table .card.selected")).to_have_count(0)
 
 
+def test_double_click_sends_a_card_to_its_foundation(page: Page, server: str) -> None:
+    open_game(page, server, "grand-duchess", 1)
+    assert ("t3", "f7") in simple_moves(page)
+    name = page.locator('#table .card[data-pile="t3"]').last.get_attribute("title")
+    page.mouse.dblclick(*point(page, card_selector("t3", top_index(page, "t3")), "t3", True))
+    wait_moves(page, 1)
+    expect(page.locator('#table .card[data-pile="f7"]').last).to_have_attribute("title", name or "")
+    expect(page.locator('#table .card[data-pile="t3"]')).to_have_count(0)
+
+
 def test_keyboard_plays_a_move(page: Page, server: str) -> None:
     open_game(page, server, "kingsdown-eights", 1)
     assert ("r8", "t1") in simple_moves(page)

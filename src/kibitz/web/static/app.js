@@ -282,6 +282,8 @@ function pileAt(x, y) {
   return null;
 }
 
+const DOUBLE_CLICK_MS = 400;
+
 function onPointerDown(event) {
   if (event.button !== 0 || ui.pending) return;
   const element = event.target.closest('.card, .slot');
@@ -325,7 +327,18 @@ function onPointerUp(event) {
     else render();
     return;
   }
-  // A click.
+  // A click; a second click on the same card soon after is a double click, which sends the
+  // card to a foundation (detected here: each click redraws the table, so the browser's own
+  // dblclick event does not reach the card).
+  const now = performance.now();
+  const last = ui.lastClick;
+  ui.lastClick = drag.elements ? {pile: drag.pile, index: drag.index, time: now} : null;
+  if (drag.elements && last && last.pile === drag.pile && last.index === drag.index && now - last.time < DOUBLE_CLICK_MS) {
+    ui.lastClick = null;
+    ui.selected = null;
+    toFoundation(drag.pile, drag.index);
+    return;
+  }
   const pile = drag.pile || drag.target;
   if (ui.selected) {
     const selected = ui.selected;
@@ -335,13 +348,6 @@ function onPointerUp(event) {
   }
   if (drag.elements) ui.selected = {pile: drag.pile, index: drag.index, single: drag.single};
   render();
-}
-
-function onDoubleClick(event) {
-  const element = event.target.closest('.card');
-  if (!element || element.dataset.pile === 's') return;
-  ui.selected = null;
-  toFoundation(element.dataset.pile, +element.dataset.index);
 }
 
 // -- keyboard play --------------------------------------------------------------------------
@@ -482,7 +488,6 @@ function bind() {
   table.addEventListener('pointermove', onPointerMove);
   table.addEventListener('pointerup', onPointerUp);
   table.addEventListener('pointercancel', () => { ui.drag = null; render(); });
-  table.addEventListener('dblclick', onDoubleClick);
   document.addEventListener('keydown', onKey);
   window.addEventListener('resize', render);
   window.addEventListener('hashchange', route);
