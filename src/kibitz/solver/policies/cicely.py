@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from kibitz.moves import Move
 from kibitz.rules import Game
-from kibitz.solver.policies.common import CanonicalPolicy, KeepFoundations, always, when_stock_empty
-from kibitz.solver.policy import Policy
+from kibitz.solver.policies.common import LiftsLastPolicy, always, when_stock_empty
 from kibitz.state import State
 
 TO_FOUNDATION, BUILD, TRANSFER, FROM_FOUNDATION, DEAL_LAST = range(5)
@@ -34,7 +33,7 @@ slower: digging into a column with a free cell finds wins sooner."""
 TO_EMPTY_COLUMN = TO_CELL = BUILD
 
 
-class CicelyPolicy(CanonicalPolicy):
+class CicelyPolicy(LiftsLastPolicy):
     """Cells are interchangeable; columns once the stock is empty (deals go round-robin)."""
 
     def __init__(self, game: Game) -> None:
@@ -46,7 +45,6 @@ class CicelyPolicy(CanonicalPolicy):
                                        if game.piles[f].foundation.suit == s)  # type: ignore[union-attr]
                                  for s in range(4))
         self._ends: dict[Move, tuple[int, int]] = {}
-        self._quick: Policy | None = None
 
     def _resolve(self, move: Move) -> tuple[int, int]:
         ends = self._ends.get(move)
@@ -99,9 +97,3 @@ class CicelyPolicy(CanonicalPolicy):
                 ranked.append((FROM_FOUNDATION if source in foundations else BUILD, move))
         ranked.sort(key=lambda pair: pair[0])
         return [move for _, move in ranked]
-
-    def first_pass(self) -> Policy | None:
-        """The same policy without moves that lift cards from the foundations (finds wins only)."""
-        if self._quick is None:
-            self._quick = KeepFoundations(self)
-        return self._quick

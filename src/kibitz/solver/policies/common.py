@@ -97,3 +97,16 @@ class KeepFoundations(Policy):
 
     def is_hopeless(self, state: State) -> bool:
         return self.full.is_hopeless(state)
+
+
+class LiftsLastPolicy(CanonicalPolicy):
+    """A canonical policy for games whose foundation cards can come back into play: its
+    quick first pass (:class:`KeepFoundations`) never lifts them, which finds most wins."""
+
+    _quick: Policy | None = None
+
+    def first_pass(self) -> Policy | None:
+        """The same policy without moves that lift cards from the foundations (finds wins only)."""
+        if self._quick is None:
+            self._quick = KeepFoundations(self)
+        return self._quick

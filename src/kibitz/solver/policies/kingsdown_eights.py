@@ -45,15 +45,14 @@ from __future__ import annotations
 from kibitz.cards import IDENTITY
 from kibitz.moves import Move
 from kibitz.rules import Game
-from kibitz.solver.policies.common import CanonicalPolicy, KeepFoundations, always, when_stock_empty
-from kibitz.solver.policy import Policy
+from kibitz.solver.policies.common import LiftsLastPolicy, always, when_stock_empty
 from kibitz.state import State
 
 TO_FOUNDATION, FROM_RESERVE, BUILD, TO_EMPTY, FROM_FOUNDATION, DEAL_LAST = range(6)
 """Move classes, in the order they are tried."""
 
 
-class KingsdownEightsPolicy(CanonicalPolicy):
+class KingsdownEightsPolicy(LiftsLastPolicy):
     """Columns are never dealt to, so always interchangeable; the reserve fans once the
     stock is empty; the two foundations of a suit both build up, so their order is dropped.
     Safe foundation moves and rule R as in the module docstring."""
@@ -70,7 +69,6 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         self._reserve_set = frozenset(game.reserve)
         self._sources = game.tableau + game.reserve
         self._ends: dict[Move, tuple[int, int]] = {}
-        self._quick: Policy | None = None
 
     def _thresholds(self, piles: tuple[bytes, ...]) -> tuple[int, int]:
         """``(m(black), m(red))``: the shortest foundation of each colour."""
@@ -140,9 +138,3 @@ class KingsdownEightsPolicy(CanonicalPolicy):
                 ranked.append((FROM_RESERVE if source in self._reserve_set else BUILD, move))
         ranked.sort(key=lambda pair: pair[0])
         return [move for _, move in ranked]
-
-    def first_pass(self) -> Policy | None:
-        """The same policy without moves that lift cards from the foundations (finds wins only)."""
-        if self._quick is None:
-            self._quick = KeepFoundations(self)
-        return self._quick
