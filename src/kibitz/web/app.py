@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -37,6 +37,12 @@ from kibitz.rules import RULESETS
 from kibitz.tui.autoplay import SAFE_RULE, autoplay
 from kibitz.web.markdown import to_html
 from kibitz.web.store import Play, Store, StoredGameError, statistics
+
+if TYPE_CHECKING:
+    from kibitz.solver import Limits
+    from kibitz.state import State
+
+T = TypeVar("T")
 
 MAX_BODY = 16 * 1024
 """Largest request body accepted, in bytes."""
@@ -315,29 +321,27 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
             referee.changed(game_id, play)
         return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
 
-    async def hint(request: Request) -> Response:
-        from kibitz.solver import Limits, hint as solver_hint
+    async def ask_solver(request: Request, ask: Callable[[State, Limits], T]) -> tuple[int, T]:
+        """Run ``ask`` on the game's current state in a worker thread, one search at a time,
+        within the time the request allows; returns the move count it answered for."""
+        from kibitz.solver import Limits
         data = await read_json(request, ("seconds", "expected_moves"))
-        game_id = request.path_params["id"]
-        play = referee.get(game_id)
+        play = referee.get(request.path_params["id"])
         check_expected(data, play)
-        seconds = _seconds_field(data, DEFAULT_HINT_SECONDS)
+        limits = Limits(seconds=_seconds_field(data, DEFAULT_HINT_SECONDS))
         state, count = play.history.state, len(play.history.moves)
-        found = await anyio.to_thread.run_sync(lambda: solver_hint(state, Limits(seconds=seconds)),
-                                               limiter=referee.solver_limit)
+        answer = await anyio.to_thread.run_sync(lambda: ask(state, limits), limiter=referee.solver_limit)
+        return count, answer
+
+    async def hint(request: Request) -> Response:
+        from kibitz.solver import hint as solver_hint
+        count, found = await ask_solver(request, solver_hint)
         return JSONResponse({"moves": count, "hint": None if found is None else str(found),
                              "message": "no winning line found" if found is None else f"try {found}"})
 
     async def winnable(request: Request) -> Response:
-        from kibitz.solver import Limits, is_winnable
-        data = await read_json(request, ("seconds", "expected_moves"))
-        game_id = request.path_params["id"]
-        play = referee.get(game_id)
-        check_expected(data, play)
-        seconds = _seconds_field(data, DEFAULT_HINT_SECONDS)
-        state, count = play.history.state, len(play.history.moves)
-        verdict = await anyio.to_thread.run_sync(lambda: is_winnable(state, Limits(seconds=seconds)),
-                                                 limiter=referee.solver_limit)
+        from kibitz.solver import is_winnable
+        count, verdict = await ask_solver(request, is_winnable)
         return JSONResponse({"moves": count, "winnable": verdict})
 
     async def stats(request: Request) -> Response:
