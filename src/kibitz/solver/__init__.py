@@ -21,10 +21,8 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import search
 from kibitz.state import State
 
-SOLVER_VERSION = 2
+SOLVER_VERSION = 3
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results."""
-FIRST_PASS_SHARE = 0.5
-"""Share of the time and node budget given to a policy's first pass (see ``Policy.first_pass``)."""
 
 
 class SolverBugError(AssertionError):
@@ -71,9 +69,10 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
     policy = policy_for(state.game)
     quick = policy.first_pass()
     if quick is not None:
+        share = policy.first_pass_share
         first = search(state, quick, replace(
-            limits, seconds=None if limits.seconds is None else limits.seconds * FIRST_PASS_SHARE,
-            nodes=None if limits.nodes is None else max(1, int(limits.nodes * FIRST_PASS_SHARE))))
+            limits, seconds=None if limits.seconds is None else limits.seconds * share,
+            nodes=None if limits.nodes is None else max(1, int(limits.nodes * share))))
         if first.outcome is Outcome.WON:
             result = first
         else:

@@ -20,6 +20,9 @@ class Policy:
     Sound for every game; the per-game policies make the search faster.
     """
 
+    first_pass_share = 0.5
+    """Share of the time and node budget given to :meth:`first_pass`, when there is one."""
+
     def __init__(self, game: Game) -> None:
         self.game = game
         kinds = game.kinds

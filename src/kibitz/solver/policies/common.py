@@ -101,8 +101,14 @@ class KeepFoundations(Policy):
 
 class LiftsLastPolicy(CanonicalPolicy):
     """A canonical policy for games whose foundation cards can come back into play: its
-    quick first pass (:class:`KeepFoundations`) never lifts them, which finds most wins."""
+    quick first pass (:class:`KeepFoundations`) never lifts them, which finds most wins.
 
+    The first pass gets most of the budget: on Cicely deals 1-30 at 2 s, the first pass
+    alone won 28 and the full search alone 21; on Kingsdown Eights deals 1-20, 4 and 1.
+    No deal of either game has yet been proved lost, so the full search's share is only
+    kept for the positions it can exhaust."""
+
+    first_pass_share = 0.9
     _quick: Policy | None = None
 
     def first_pass(self) -> Policy | None:
