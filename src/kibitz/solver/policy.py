@@ -22,6 +22,8 @@ class Policy:
 
     first_pass_share = 0.5
     """Share of the time and node budget given to :meth:`first_pass`, when there is one."""
+    probe_moves = 0
+    """Moves played by :meth:`probe` so far; the search counts them as nodes."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -65,6 +67,7 @@ class Policy:
         ``TIME_CHECK_EVERY`` positions it expands, with ``attempt`` counting the calls (so a
         probe can vary its choices and stay reproducible). Each call should cost about as
         much as expanding that many positions. A line it returns is replayed like any other.
+        A probe adds the moves it plays to :attr:`probe_moves`.
         """
         return None
 

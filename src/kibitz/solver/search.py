@@ -112,11 +112,13 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     if policy.is_hopeless(root):
         return result(Outcome.LOST)
     probes = 0
+    probed = policy.probe_moves
     found = policy.probe(root, probes)
+    nodes = policy.probe_moves - probed
     if found is not None:
         return result(Outcome.WON, tuple(prelude + found))
     frames = [_Frame(root, policy.ordered_moves(root), prelude)]
-    nodes = 1
+    nodes += 1
     while frames:
         frame = frames[-1]
         if frame.next >= len(frame.moves):
@@ -147,7 +149,9 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
             if deadline is not None and time.perf_counter() > deadline:
                 return result(Outcome.UNKNOWN, reason="time limit")
             probes += 1
+            probed = policy.probe_moves
             found = policy.probe(root, probes)
+            nodes += policy.probe_moves - probed
             if found is not None:
                 return result(Outcome.WON, tuple(prelude + found))
         if node_limit is not None and nodes >= node_limit:

@@ -278,6 +278,7 @@ class GrandDuchessPolicy(CanonicalPolicy):
         count = attempt * 7
         while steps < PROBE_STEPS:
             line, played = self._playout(state, rng, HOLDS[count % len(HOLDS)])
+            self.probe_moves += played
             if line is not None:
                 return line
             steps += played + 1

@@ -257,6 +257,7 @@ class TournamentPolicy(CanonicalPolicy):
                     move = moves[rng.randrange(1, min(len(moves), WIDTH))]
                 current = apply(current, move)
                 line.append(move)
+                self.probe_moves += 1
                 safe = self.safe_move(current)
                 while safe is not None:
                     current = apply(current, safe)
