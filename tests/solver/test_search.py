@@ -24,13 +24,13 @@ def test_split_search_agrees_with_a_single_search() -> None:
 
 def test_limits_are_reported() -> None:
     game = kibitz.game("cicely")
-    result = solve(game.deal(3), Limits(seconds=None, nodes=50))
+    result = solve(game.deal(88), Limits(seconds=None, nodes=50))
     assert result.outcome is Outcome.UNKNOWN and result.reason == "node limit"
     assert 0 < result.nodes <= 50 and result.states > 0
-    result = solve(game.deal(3), Limits(seconds=0.05))
+    result = solve(game.deal(88), Limits(seconds=0.05))
     assert result.outcome is Outcome.UNKNOWN and result.reason == "time limit"
     assert result.seconds < 1.0
-    result = solve(game.deal(3), Limits(seconds=None, table=100))
+    result = solve(game.deal(88), Limits(seconds=None, table=100))
     assert result.outcome is Outcome.UNKNOWN and result.reason == "memory limit"
     assert result.peak_table <= 100
 

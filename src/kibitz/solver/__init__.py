@@ -18,7 +18,7 @@ from dataclasses import replace
 from kibitz.moves import Move
 from kibitz.solver.policies import policy_for
 from kibitz.solver.result import Limits, Outcome, SolveResult
-from kibitz.solver.search import search
+from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
 SOLVER_VERSION = 3
@@ -67,10 +67,9 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
     """
     limits = limits or Limits()
     policy = policy_for(state.game)
-    quick = policy.first_pass()
-    if quick is not None:
+    if policy.first_pass() is not None:
         share = policy.first_pass_share
-        first = search(state, quick, replace(
+        first = first_pass(state, policy, replace(
             limits, seconds=None if limits.seconds is None else limits.seconds * share,
             nodes=None if limits.nodes is None else max(1, int(limits.nodes * share))))
         if first.outcome is Outcome.WON:
@@ -80,7 +79,8 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
                 limits, seconds=None if limits.seconds is None else max(1e-3, limits.seconds - first.seconds),
                 nodes=None if limits.nodes is None else max(1, limits.nodes - first.nodes))
             result = search(state, policy, rest)
-            result = replace(result, nodes=result.nodes + first.nodes, seconds=result.seconds + first.seconds)
+            result = replace(result, nodes=result.nodes + first.nodes, seconds=result.seconds + first.seconds,
+                             peak_table=max(result.peak_table, first.peak_table))
     else:
         result = search(state, policy, limits)
     if result.outcome is Outcome.WON:

@@ -22,6 +22,9 @@ class Policy:
 
     first_pass_share = 0.5
     """Share of the time and node budget given to :meth:`first_pass`, when there is one."""
+    first_pass_budget: int | None = None
+    """Node budget of the first pass's first attempt; each restart gets ``RESTART_GROWTH``
+    times more (see :func:`kibitz.solver.search.first_pass`). ``None``: one attempt."""
     probe_moves = 0
     """Moves played by :meth:`probe` so far; the search counts them as nodes."""
 
@@ -71,10 +74,12 @@ class Policy:
         """
         return None
 
-    def first_pass(self) -> Policy | None:
+    def first_pass(self, attempt: int = 0) -> Policy | None:
         """An optional policy for a quick first search that may only find wins.
 
         It may drop any moves (it proves nothing); a win it finds is replayed like any
         other, and when it finds none the full search runs with the remaining budget.
+        With :attr:`first_pass_budget` set, the first pass is a series of restarts:
+        ``attempt`` counts them, and each attempt should order its moves differently.
         """
         return None

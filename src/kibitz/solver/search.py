@@ -36,6 +36,48 @@ def settle(policy: Policy, state: State) -> tuple[State, list[Move]]:
     return state, played
 
 
+RESTART_GROWTH = 1.3
+"""Growth of the node budget from one first-pass attempt to the next."""
+
+
+def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
+    """The policy's quick first pass (``Policy.first_pass``): won, or unknown.
+
+    With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
+    node budget growing by ``RESTART_GROWTH``, until one wins, one ends before its budget,
+    or the limits are reached. Restarts tame heavy tails: a depth-first search whose first
+    choices were wrong can spend its whole budget below them, while a search that starts
+    differently often wins at once. Nothing the first pass sees is a proof of loss.
+    """
+    started = time.perf_counter()
+    deadline = None if limits.seconds is None else started + limits.seconds
+    nodes = states = peak = 0
+    budget = policy.first_pass_budget
+    attempt = 0
+    reason = "node limit"
+    quick = policy.first_pass(attempt)
+    while quick is not None:
+        seconds = None if deadline is None else deadline - time.perf_counter()
+        left = None if limits.nodes is None else limits.nodes - nodes
+        if (seconds is not None and seconds <= 0) or (left is not None and left <= 0):
+            reason = "time limit" if seconds is not None and seconds <= 0 else "node limit"
+            break
+        cap = left if budget is None else (budget if left is None else min(budget, left))
+        part = search(state, quick, Limits(seconds=seconds, nodes=cap, table=limits.table))
+        nodes += part.nodes
+        states += part.states
+        peak = max(peak, part.peak_table)
+        if part.outcome is Outcome.WON:
+            return SolveResult(Outcome.WON, part.moves, None, nodes, states, time.perf_counter() - started, peak)
+        reason = part.reason or "first pass exhausted"
+        if budget is None or cap is None or part.outcome is Outcome.LOST or part.reason != "node limit" or cap < budget:
+            break
+        attempt += 1
+        budget = int(budget * RESTART_GROWTH)
+        quick = policy.first_pass(attempt)
+    return SolveResult(Outcome.UNKNOWN, (), reason, nodes, states, time.perf_counter() - started, peak)
+
+
 FIRST_BUDGET = 2_000
 """Node budget of each alternative in the first pass of a split search; it grows fourfold."""
 

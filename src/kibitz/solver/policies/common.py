@@ -17,8 +17,11 @@ differ, so merging them would lose wins; they are kept apart.)
 
 from __future__ import annotations
 
+import random
+import zlib
 from typing import Callable, Hashable
 
+from kibitz.cards import IDENTITY
 from kibitz.moves import Move
 from kibitz.rules import Game
 from kibitz.solver.policy import Policy
@@ -99,20 +102,90 @@ class KeepFoundations(Policy):
         return self.full.is_hopeless(state)
 
 
+class Digging(KeepFoundations):
+    """A first-pass attempt that digs: no card leaves a foundation, moves to a foundation
+    come first and the deal last, and the other moves go by how deep their source pile
+    holds a card some foundation takes now (a move off a pile whose next card plays comes
+    first). Moves from piles without such a card, and from cells, come after. Attempts
+    after the first add seeded noise to the depths, so each restart digs in another order;
+    the noise depends only on the position and the attempt, so results are reproducible.
+    """
+
+    def __init__(self, full: Policy, attempt: int) -> None:
+        super().__init__(full)
+        self.attempt = attempt
+        self._next_ranks = tuple(
+            (i, spec.foundation.suit * 13, spec.foundation.first, spec.foundation.step)
+            for i, spec in enumerate(full.game.piles)
+            if spec.foundation is not None and spec.foundation.first is not None)
+        self._depth_sources = {full.game.piles[i].name: i for i in full.game.tableau + full.game.reserve
+                               if not full.game.piles[i].cell}
+
+    def wanted(self, state: State) -> set[int]:
+        """Identities of the cards that some foundation takes now."""
+        piles = state.piles
+        wanted = set()
+        for i, base, first, step in self._next_ranks:
+            rank = first + step * len(piles[i])
+            if 0 <= rank < 13:
+                wanted.add(base + rank)
+        return wanted
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        wanted = self.wanted(state)
+        foundations = self._foundation_names
+        depth: dict[str, int] = {}
+        for name, i in self._depth_sources.items():
+            pile = piles[i]
+            found = NOT_WANTED
+            for k in range(len(pile)):
+                if pile[-1 - k] & IDENTITY in wanted:
+                    found = k
+                    break
+            depth[name] = found
+        noise = None
+        if self.attempt:
+            noise = random.Random(zlib.crc32(b"\xff".join(piles)) ^ (self.attempt * 0x9E3779B1))
+        ranked = []
+        for n, move in enumerate(super().ordered_moves(state)):
+            if move.is_deal:
+                ranked.append((2, 0.0, n, move))
+            elif move.target in foundations:
+                ranked.append((0, 0.0, n, move))
+            else:
+                score = float(depth.get(move.source, CELL_DEPTH))
+                if noise is not None:
+                    score += noise.random() * DIG_NOISE
+                ranked.append((1, score, n, move))
+        ranked.sort()
+        return [move for *_, move in ranked]
+
+
+NOT_WANTED = 99
+"""Depth given to a pile that holds no card a foundation takes now."""
+CELL_DEPTH = 5
+"""Depth given to a move out of a cell."""
+DIG_NOISE = 3.0
+"""Width of the noise added to depths after the first attempt."""
+FIRST_ATTEMPT_BUDGET = 500
+"""Node budget of the first digging attempt (see ``Policy.first_pass_budget``)."""
+
+
 class LiftsLastPolicy(CanonicalPolicy):
     """A canonical policy for games whose foundation cards can come back into play: its
-    quick first pass (:class:`KeepFoundations`) never lifts them, which finds most wins.
+    quick first pass never lifts them and digs for the cards the foundations take next,
+    restarting with growing budgets (:class:`Digging`), which finds most wins quickly.
 
-    The first pass gets most of the budget: on Cicely deals 1-30 at 2 s, the first pass
-    alone won 28 and the full search alone 21; on Kingsdown Eights deals 1-20, 4 and 1.
-    No deal of either game has yet been proved lost, so the full search's share is only
-    kept for the positions it can exhaust."""
+    Measured on Cicely deals 31-230 at 2 s: the restarted digging pass alone won 193 (median
+    23 ms), where one keep-the-foundations search in the rules' order won 28 of deals 1-30
+    and the full search alone 21. The first pass therefore gets most of the budget; the
+    full search keeps a share for the positions it can exhaust (it alone proves losses).
+    """
 
     first_pass_share = 0.9
-    _quick: Policy | None = None
+    first_pass_budget = FIRST_ATTEMPT_BUDGET
 
-    def first_pass(self) -> Policy | None:
-        """The same policy without moves that lift cards from the foundations (finds wins only)."""
-        if self._quick is None:
-            self._quick = KeepFoundations(self)
-        return self._quick
+    def first_pass(self, attempt: int = 0) -> Policy | None:
+        """Attempt ``attempt`` of the digging first pass (finds wins only)."""
+        return Digging(self, attempt)
