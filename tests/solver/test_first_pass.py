@@ -1,4 +1,4 @@
-"""The restarted digging first pass of Cicely and Kingsdown Eights (``solver.search.first_pass``)."""
+"""The restarted digging first pass of Cicely, Kingsdown Eights and Duchess (``solver.search.first_pass``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def positions(slug: str, count: int) -> list[State]:
 
 
 def test_digging_keeps_the_legal_non_lifting_moves_in_dig_order() -> None:
-    for slug in ("cicely", "kingsdown-eights"):
+    for slug in ("cicely", "kingsdown-eights", "duchess"):
         policy = policy_for(kibitz.game(slug))
         for state in positions(slug, 30):
             attempt = Digging(policy, 0)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from kibitz.moves import Move
 from kibitz.rules import Game
-from kibitz.solver.policies.common import LiftsLastPolicy, always, when_stock_empty
+from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
 from kibitz.state import State
 
 TO_FOUNDATION, BUILD, TRANSFER, FROM_FOUNDATION, DEAL_LAST = range(5)
@@ -33,8 +33,10 @@ slower: digging into a column with a free cell finds wins sooner."""
 TO_EMPTY_COLUMN = TO_CELL = BUILD
 
 
-class CicelyPolicy(LiftsLastPolicy):
+class CicelyPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns once the stock is empty (deals go round-robin)."""
+
+    digs_first = True
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_stock_empty, reserve=always)

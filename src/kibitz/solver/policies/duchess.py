@@ -20,6 +20,8 @@ class DuchessPolicy(CanonicalPolicy):
     themselves are not auto-played (the last rank may still need them as targets).
     """
 
+    digs_first = True
+
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=always)
         self._sources = tuple(i for i, k in enumerate(game.kinds)

@@ -45,17 +45,19 @@ from __future__ import annotations
 from kibitz.cards import IDENTITY
 from kibitz.moves import Move
 from kibitz.rules import Game
-from kibitz.solver.policies.common import LiftsLastPolicy, always, when_stock_empty
+from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
 from kibitz.state import State
 
 TO_FOUNDATION, FROM_RESERVE, BUILD, TO_EMPTY, FROM_FOUNDATION, DEAL_LAST = range(6)
 """Move classes, in the order they are tried."""
 
 
-class KingsdownEightsPolicy(LiftsLastPolicy):
+class KingsdownEightsPolicy(CanonicalPolicy):
     """Columns are never dealt to, so always interchangeable; the reserve fans once the
     stock is empty; the two foundations of a suit both build up, so their order is dropped.
     Safe foundation moves and rule R as in the module docstring."""
+
+    digs_first = True
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=when_stock_empty)
