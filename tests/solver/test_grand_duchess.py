@@ -12,6 +12,7 @@ from kibitz.cards import RANKS, SUITS
 from kibitz.moves import DEAL
 from kibitz.notation import format_state, parse_state
 from kibitz.solver import Limits, Outcome, solve
+from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.grand_duchess import GrandDuchessPolicy
 from kibitz.solver.policy import Policy
 from kibitz.solver.search import search
@@ -188,3 +189,15 @@ def test_probe_wins_replay() -> None:
         for number in (1, 2, 3):
             result = solve(game.deal(number), Limits(seconds=10))
             assert result.outcome is Outcome.WON  # solve replays the line through the rules
+
+
+def test_probe_moves_count_as_nodes() -> None:
+    game = kibitz.game("grand-duchess")
+    policy = policy_for(game)
+    state = game.deal(1)
+    before = policy.probe_moves
+    line = policy.probe(state, 0)
+    played = policy.probe_moves - before
+    assert played > 0 and (line is None or played >= len(line))
+    result = solve(state, Limits(seconds=10))
+    assert result.outcome is Outcome.WON and result.nodes >= len(result.moves)
