@@ -130,6 +130,29 @@ def test_report_counts_and_conservative_interval() -> None:
     assert "| cicely | standard | 100 | 60 | 30 | 10 | 66.67% |" in table
 
 
+def test_report_merges_solver_versions() -> None:
+    def row(deal: int, outcome: str, version: int, seconds: float = 1.0, timeout: float = 1.0) -> Row:
+        return Row("duchess", "standard", deal, outcome, "time limit" if outcome == "unknown" else None,
+                   (), 10, 10, seconds, timeout, version, 1)
+
+    rows = [row(1, "won", 2, 0.1), row(1, "won", 3, 0.2),        # won by both: the newest row's time
+            row(2, "unknown", 2, 10.0, 10.0), row(2, "won", 3, 0.3),  # decided by the newer version
+            row(3, "won", 2, 0.4), row(3, "unknown", 3, 1.0),       # a later timeout does not undo a win
+            row(4, "unknown", 2, 10.0, 10.0), row(4, "unknown", 3),  # undecided by both
+            row(5, "lost", 3, 0.5)]
+    (line,) = summarize(rows)
+    assert (line.deals, line.won, line.lost, line.unknown) == (5, 3, 1, 1)
+    assert line.solver_versions == (2, 3) and line.limits == (1.0,) and line.conflicts == 0
+    assert line.max == 1.0  # deal 4: the newest unknown row
+    assert sorted([0.2, 0.3, 0.4, 0.5, 1.0])[2] == line.median
+    apart = summarize(rows, by_version=True)
+    assert [(x.solver_versions, x.deals, x.won, x.unknown) for x in apart] == [((2,), 4, 2, 2), ((3,), 5, 2, 2)]
+    (clash,) = summarize([row(7, "won", 2), row(7, "lost", 3)])
+    assert (clash.won, clash.lost, clash.unknown, clash.conflicts) == (0, 0, 1, 1)
+    assert "solver bug" in format_table([clash])
+    assert "| 2+3 | 1 |" in format_table([clash])
+
+
 def test_parse_deals() -> None:
     assert parse_deals("1-3,7,5-6,2") == [1, 2, 3, 7, 5, 6]
     for bad in ("0-5", "5-1", "x", "1-", "1-20000000"):

@@ -38,11 +38,15 @@ examples:
 REPORT_EPILOG = """\
 Per game and ruleset: deals, won, lost, unknown; the winnable share of decided
 deals with its 95% Wilson interval; a conservative 95% interval that counts
-every unknown deal once as won and once as lost; time per deal.
+every unknown deal once as won and once as lost; time per deal; the solver
+versions and time limits of the rows counted. A deal decided by any solver
+version counts as decided (a win is replayed, a loss is proved), with the time
+of the newest run that decided it; --by-version keeps the versions apart.
 
 examples:
   kibitz report
-  kibitz report --db results/cicely.db --json"""
+  kibitz report --db results/cicely.db --json
+  kibitz report --by-version"""
 
 
 def parse_deals(text: str) -> list[int]:
@@ -110,6 +114,8 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                                  epilog=REPORT_EPILOG, formatter_class=formatter)
     report.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
     report.add_argument("--json", action="store_true", help="print the table as JSON")
+    report.add_argument("--by-version", action="store_true",
+                        help="one line per solver version (default: a deal decided by any version counts)")
     report.set_defaults(run=run_report)
 
 
@@ -183,7 +189,7 @@ def run_report(args: argparse.Namespace) -> int:
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
     with Store(args.db) as store:
-        lines = summarize(store.rows())
+        lines = summarize(store.rows(), by_version=args.by_version)
     if args.json:
         sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")
         return 0

@@ -1,10 +1,16 @@
-"""The winnability table: per game and ruleset, with 95% intervals and time per deal."""
+"""The winnability table: per game and ruleset, with 95% intervals and time per deal.
+
+A decided deal stays decided: a win is a line replayed through the rules and a loss is an
+exhaustive proof, whichever solver version found it. So by default each deal counts once,
+with the verdict of any solver version that decided it (the newest such row gives its
+time), and unknown only when no version decided it. ``by_version`` keeps the versions apart.
+"""
 
 from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from kibitz.study.store import Row
@@ -38,7 +44,7 @@ class Line:
 
     game: str
     ruleset: str
-    solver_version: int
+    solver_versions: tuple[int, ...]
     rules_version: int
     deals: int
     won: int
@@ -51,19 +57,47 @@ class Line:
     p90: float
     p99: float
     max: float
+    limits: tuple[float, ...] = ()
+    """The time limits (seconds) of the rows counted."""
+    conflicts: int = 0
+    """Deals won by one solver version and proved lost by another (a solver bug); counted as unknown."""
 
     @property
     def decided(self) -> int:
         return self.won + self.lost
 
 
-def summarize(rows: Iterable[Row]) -> list[Line]:
-    """One :class:`Line` per game, ruleset, solver version and rules version."""
+def _verdicts(group: list[Row]) -> tuple[list[Row], int]:
+    """One row per deal: a won row if any (newest version first), else a lost one, else
+    the newest unknown one; and the number of deals with both won and lost rows."""
+    by_deal: dict[int, list[Row]] = {}
+    for row in group:
+        by_deal.setdefault(row.deal, []).append(row)
+    chosen = []
+    conflicts = 0
+    for rows in by_deal.values():
+        rows.sort(key=lambda r: (r.solver_version, r.timeout or 0.0), reverse=True)
+        won = [r for r in rows if r.outcome == "won"]
+        lost = [r for r in rows if r.outcome == "lost"]
+        if won and lost:
+            conflicts += 1
+            chosen.append(replace(won[0], outcome="unknown", reason="conflicting verdicts"))
+        else:
+            chosen.append((won or lost or rows)[0])
+    return chosen, conflicts
+
+
+def summarize(rows: Iterable[Row], *, by_version: bool = False) -> list[Line]:
+    """One :class:`Line` per game, ruleset and rules version (and solver version, with
+    ``by_version``); see the module docstring for how versions are merged."""
     groups: dict[tuple[str, str, int, int], list[Row]] = {}
     for row in rows:
-        groups.setdefault((row.game, row.ruleset, row.solver_version, row.rules_version), []).append(row)
+        version = row.solver_version if by_version else 0
+        groups.setdefault((row.game, row.ruleset, row.rules_version, version), []).append(row)
     lines = []
-    for (game, ruleset, solver_version, rules_version), group in sorted(groups.items()):
+    for (game, ruleset, rules_version, _), group in sorted(groups.items()):
+        versions = tuple(sorted({r.solver_version for r in group}))
+        group, conflicts = _verdicts(group)
         won = sum(r.outcome == "won" for r in group)
         lost = sum(r.outcome == "lost" for r in group)
         unknown = len(group) - won - lost
@@ -71,23 +105,30 @@ def summarize(rows: Iterable[Row]) -> list[Line]:
         times = [r.seconds for r in group]
         low, _ = wilson(won, len(group))
         _, high = wilson(won + unknown, len(group))
-        lines.append(Line(game, ruleset, solver_version, rules_version, len(group), won, lost, unknown,
+        limits = tuple(sorted({r.timeout for r in group if r.timeout is not None}))
+        lines.append(Line(game, ruleset, versions, rules_version, len(group), won, lost, unknown,
                           won / decided if decided else None, wilson(won, decided), (low, high),
                           statistics.median(times), percentile(times, 0.9), percentile(times, 0.99),
-                          max(times)))
+                          max(times), limits, conflicts))
     return lines
 
 
 def format_table(lines: list[Line]) -> str:
     """The table as Markdown (readable in a terminal too)."""
     header = ("| game | ruleset | deals | won | lost | unknown | winnable | 95% interval (decided) "
-              "| conservative 95% (unknown as won or lost) | median ms | p90 ms | p99 ms | max ms |")
-    rule = "|" + "---|" * 13
+              "| conservative 95% (unknown as won or lost) | median ms | p90 ms | p99 ms | max ms "
+              "| solver | limit s |")
+    rule = "|" + "---|" * 15
     out = [header, rule]
     for line in lines:
         rate = "n/a" if line.winnability is None else f"{line.winnability:.2%}"
         out.append(f"| {line.game} | {line.ruleset} | {line.deals:,} | {line.won:,} | {line.lost:,} | "
                    f"{line.unknown:,} | {rate} | {line.interval[0]:.2%} - {line.interval[1]:.2%} | "
                    f"{line.conservative[0]:.2%} - {line.conservative[1]:.2%} | {line.median * 1000:,.0f} | "
-                   f"{line.p90 * 1000:,.0f} | {line.p99 * 1000:,.0f} | {line.max * 1000:,.0f} |")
+                   f"{line.p90 * 1000:,.0f} | {line.p99 * 1000:,.0f} | {line.max * 1000:,.0f} | "
+                   f"{'+'.join(map(str, line.solver_versions))} | {', '.join(f'{t:g}' for t in line.limits)} |")
+    for line in lines:
+        if line.conflicts:
+            out.append(f"\n{line.game} ({line.ruleset}): {line.conflicts:,} deals won by one solver version and "
+                       "proved lost by another, counted as unknown: a solver bug, please report it.")
     return "\n".join(out)
