@@ -415,6 +415,20 @@ def test_screenshot_of_every_game(page: Page, server: str, screenshots: Path, sl
     expect(page.locator("#table .slot")).to_have_count(len(game.piles))
     table = page.locator("#table").bounding_box()
     assert table is not None and table["width"] <= VIEWPORT["width"]
+    hidden = page.evaluate("""() => {
+      // more than a sliver (borders and line height may touch by a pixel or two)
+      const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 4 &&
+        Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 4;
+      const hidden = [];
+      for (const slot of document.querySelectorAll('#table .slot')) {
+        const label = slot.querySelector('.label').getBoundingClientRect();
+        for (const card of document.querySelectorAll('#table .card')) {
+          if (overlap(label, card.getBoundingClientRect())) { hidden.push(slot.dataset.pile); break; }
+        }
+      }
+      return hidden;
+    }""")
+    assert hidden == [], f"pile labels under cards: {hidden}"
     path = screenshots / f"{slug}.png"
     page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000

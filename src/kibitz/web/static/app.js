@@ -160,7 +160,8 @@ function render() {
     }
     const cursor = order === ui.cursor % layout.piles.length ? ' cursor' : '';
     const hinted = ui.hint && (ui.hint.dst === name) ? ' hinted' : '';
-    parts.push(`<div class="slot ${spec.kind}${cursor}${hinted}" data-pile="${name}" style="left:${x}px;top:${y}px;` +
+    const labelAbove = !squared && fan === 'down' ? ' label-above' : '';  // cards fan over the label's usual place
+    parts.push(`<div class="slot ${spec.kind}${cursor}${hinted}${labelAbove}" data-pile="${name}" style="left:${x}px;top:${y}px;` +
       `width:${width}px;height:${height}px">${slotContent(spec)}<span class="label">${name}</span></div>`);
     let cx = x, cy = y;
     const first = pile.length - shown.length;
