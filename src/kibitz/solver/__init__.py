@@ -80,7 +80,7 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
                 nodes=None if limits.nodes is None else max(1, limits.nodes - first.nodes))
             result = search(state, policy, rest)
             result = replace(result, nodes=result.nodes + first.nodes, seconds=result.seconds + first.seconds,
-                             peak_table=max(result.peak_table, first.peak_table))
+                             states=result.states + first.states, peak_table=max(result.peak_table, first.peak_table))
     else:
         result = search(state, policy, limits)
     if result.outcome is Outcome.WON:
