@@ -101,3 +101,15 @@ def test_cross_check_on_tiny_positions() -> None:
         compared += 1
     assert compared >= 10
     assert Outcome.WON in seen
+
+
+def test_a_deal_proved_lost() -> None:
+    # Deal 3931: no card of the layout can move (no ace, no build), and after the two deals
+    # only a handful of moves remain before nothing moves at all. Both the game's policy and
+    # the plain search (no shortcuts) must prove it lost; it was the first loss a study found.
+    game = kibitz.game("kingsdown-eights")
+    state = game.deal(3931)
+    assert [str(m) for m in state.legal_moves] == ["deal"]
+    assert solve(state, Limits(seconds=10)).outcome is Outcome.LOST
+    plain = search(state, Policy(game), Limits(seconds=10))
+    assert plain.outcome is Outcome.LOST
