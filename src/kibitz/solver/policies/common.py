@@ -86,6 +86,11 @@ class CanonicalPolicy(Policy):
             self.same_suit_pairs = tuple((game.foundations[k], game.foundations[k + 4]) for k in range(4))
         self.single = tuple(i for i in game.foundations
                             if not any(i in pair for pair in self.same_suit_pairs))
+        # For the digging first pass: each foundation's (index, suit base, first rank, step),
+        # and the piles whose depth to a wanted card orders the moves (cells excepted).
+        self.next_ranks = tuple((i, spec.foundation.suit * 13, spec.foundation.first, spec.foundation.step)
+                                for i, spec in enumerate(game.piles) if spec.foundation is not None)
+        self.dig_sources = {game.piles[i].name: i for i in game.tableau + game.reserve if not game.piles[i].cell}
 
     def key(self, state: State) -> Hashable:
         game = self.game
@@ -122,21 +127,16 @@ class Digging(Policy):
     find them.
     """
 
-    def __init__(self, full: Policy, attempt: int) -> None:
+    def __init__(self, full: CanonicalPolicy, attempt: int) -> None:
         super().__init__(full.game)
         self.full = full
         self.attempt = attempt
-        self._next_ranks = tuple(
-            (i, spec.foundation.suit * 13, spec.foundation.first, spec.foundation.step)
-            for i, spec in enumerate(full.game.piles) if spec.foundation is not None)
-        self._depth_sources = {full.game.piles[i].name: i for i in full.game.tableau + full.game.reserve
-                               if not full.game.piles[i].cell}
 
     def wanted(self, state: State) -> set[int]:
         """Identities of the cards that some foundation takes now."""
         piles = state.piles
         wanted = set()
-        for i, suit, first, step in self._next_ranks:
+        for i, suit, first, step in self.full.next_ranks:
             if first is None:  # the base rank chosen in play; these foundations wrap
                 if state.base is not None and len(piles[i]) < 13:
                     wanted.add(suit + (state.base + step * len(piles[i])) % 13)
@@ -163,7 +163,7 @@ class Digging(Policy):
         wanted = self.wanted(state)
         foundations = self._foundation_names
         depth: dict[str, int] = {}
-        for name, i in self._depth_sources.items():
+        for name, i in self.full.dig_sources.items():
             pile = piles[i]
             found = NOT_WANTED
             for k in range(len(pile)):
