@@ -15,11 +15,11 @@ import pytest
 import kibitz
 from kibitz.moves import DEAL
 from kibitz.notation import format_state, parse_pile
-from kibitz.solver import Limits, Outcome, solve
+from kibitz.solver import Limits, Outcome, solve, verify_win
 from kibitz.solver.policies.common import CanonicalPolicy, always, when_no_deal_remains
-from kibitz.solver.policies.tournament import TournamentPolicy
+from kibitz.solver.policies.tournament import LAST_ROUND_NODES, ROUND_NODES, CappedRounds, TournamentPolicy
 from kibitz.solver.policy import Policy
-from kibitz.solver.search import search
+from kibitz.solver.search import SUBTREE_CAP, first_pass, search
 from kibitz.state import State
 
 SUITS = "CSHD"
@@ -207,9 +207,9 @@ def test_not_hopeless_in_pysolfc() -> None:
 
 # -- agreement with the plain search on random endgames ------------------------
 
-def endgame(rng: random.Random, ruleset: str, cards: int) -> State:
-    """A last-round position with an empty stock: ``cards`` cards taken off the tops of
-    the foundations of two suits, dealt at random to the cells and six columns."""
+def endgame(rng: random.Random, ruleset: str, cards: int, stocked: int = 0) -> State:
+    """A last-round position: ``cards`` cards taken off the tops of the foundations of two
+    suits, dealt at random to the cells, six columns and (``stocked`` of them) the stock."""
     heights = {suit: [13, 13] for suit in SUITS}
     suits = rng.sample(SUITS, 2)
     missing: list[str] = []
@@ -223,23 +223,25 @@ def endgame(rng: random.Random, ruleset: str, cards: int) -> State:
         missing.append(RANKS[rank] + suit)
     rng.shuffle(missing)
     cells = missing[:rng.randrange(4, 9)]
+    stock = missing[len(missing) - stocked:]
     columns: list[list[str]] = [[] for _ in range(6)]
     used = rng.randrange(1, 4)
-    for c in missing[len(cells):]:
+    for c in missing[len(cells):len(missing) - stocked]:
         columns[rng.randrange(used)].append(c)
     return position(ruleset, heights={s: (u, d) for s, (u, d) in heights.items()}, cells=tuple(cells),
-                    columns=tuple(",".join(col) for col in columns))
+                    columns=tuple(",".join(col) for col in columns), stock=",".join(stock))
 
 
-def endgames(ruleset: str, count: int, cards: int) -> list[State]:
-    rng = random.Random(f"tournament endgames {ruleset}")
-    return [endgame(rng, ruleset, cards) for _ in range(count)]
+def endgames(ruleset: str, count: int, cards: int, stocked: int = 0) -> list[State]:
+    rng = random.Random(f"tournament endgames {ruleset}" + (f" {stocked} in the stock" if stocked else ""))
+    return [endgame(rng, ruleset, cards, stocked) for _ in range(count)]
 
 
-@pytest.mark.parametrize("ruleset", ["standard", "pysolfc"])
-def test_agrees_with_plain_search_on_endgames(ruleset: str) -> None:
+@pytest.mark.parametrize("ruleset, cards, stocked", [("standard", 22, 0), ("pysolfc", 22, 0), ("standard", 26, 8)])
+def test_agrees_with_plain_search_on_endgames(ruleset: str, cards: int, stocked: int) -> None:
+    """Last-round positions with an empty stock, and (standard) with two packets to deal."""
     compared = {Outcome.WON: 0, Outcome.LOST: 0}
-    for state in endgames(ruleset, 60, 22):
+    for state in endgames(ruleset, 60, cards, stocked):
         complete(state)
         exact = search(state, reference(state.game), Limits(seconds=None, nodes=30_000))
         if not exact.is_decided:
@@ -272,3 +274,74 @@ def test_dives_return_lines_that_win() -> None:
             for move in line:
                 state = state.apply(move)
             assert state.is_won()
+
+
+# -- the capped first pass -------------------------------------------------------
+
+class CapsEverything(CanonicalPolicy):
+    """The reference policy with every subtree capped at ``budget`` nodes (``None``: no caps)."""
+
+    caps_subtrees = True
+
+    def __init__(self, game: kibitz.Game, budget: int | None) -> None:
+        super().__init__(game, tableau=when_no_deal_remains, reserve=always)
+        self.budget = budget
+
+    def subtree_budget(self, parent: State, child: State) -> int | None:
+        return self.budget
+
+
+class RestartsCapped(Policy):
+    """A first pass of :class:`CapsEverything` attempts whose cap doubles each time."""
+
+    def __init__(self, game: kibitz.Game) -> None:
+        super().__init__(game)
+        self.attempts: list[int] = []
+
+    def first_pass(self, attempt: int = 0) -> Policy | None:
+        self.attempts.append(attempt)
+        return CapsEverything(self.game, 1 << attempt)
+
+
+def test_a_search_that_abandons_a_capped_subtree_proves_nothing() -> None:
+    state = position(heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS, "KC"))
+    limits = Limits(seconds=None, nodes=200_000)
+    capped = search(state, CapsEverything(state.game, 1), limits)
+    assert capped.outcome is Outcome.UNKNOWN and capped.reason == SUBTREE_CAP
+    assert search(state, CapsEverything(state.game, None), limits).outcome is Outcome.LOST
+    assert search(state, CapsEverything(state.game, 10**6), limits).outcome is Outcome.LOST
+
+
+def test_the_first_pass_doubles_the_caps_until_nothing_is_abandoned() -> None:
+    state = position(heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS, "KC"))
+    policy = RestartsCapped(state.game)
+    result = first_pass(state, policy, Limits(seconds=None, nodes=200_000))
+    assert result.outcome is Outcome.UNKNOWN  # a first pass never proves a loss
+    last = policy.attempts[-1]
+    assert policy.attempts == list(range(last + 1)) and last >= 2
+    complete_search = search(state, CapsEverything(state.game, 1 << last), Limits(seconds=None, nodes=200_000))
+    assert complete_search.outcome is Outcome.LOST
+    assert search(state, CapsEverything(state.game, 1 << (last - 1)), Limits(seconds=None, nodes=200_000)).reason == SUBTREE_CAP
+
+
+def test_capped_rounds_budgets() -> None:
+    game = kibitz.game("tournament")
+    full = TournamentPolicy(game)
+    first, third = CappedRounds(full, 0), CappedRounds(full, 2)
+    one, two, three = (position(round=r) for r in (1, 2, 3))
+    assert first.subtree_budget(one, two) == ROUND_NODES
+    assert first.subtree_budget(two, three) == LAST_ROUND_NODES
+    assert first.subtree_budget(three, three) is None and first.subtree_budget(one, one) is None
+    assert third.subtree_budget(one, two) == 4 * ROUND_NODES
+    assert third.subtree_budget(two, three) == 4 * LAST_ROUND_NODES
+
+
+def test_the_capped_first_pass_wins_where_the_full_search_is_still_looking() -> None:
+    """Deal 9: the full search alone needs more than 50,000 nodes; the first pass does not."""
+    game = kibitz.game("tournament")
+    policy = TournamentPolicy(game)
+    limits = Limits(seconds=None, nodes=50_000)
+    quick = first_pass(game.deal(9), policy, limits)
+    assert quick.outcome is Outcome.WON
+    verify_win(game.deal(9), quick.moves)
+    assert search(game.deal(9), policy, limits).outcome is Outcome.UNKNOWN

@@ -27,6 +27,8 @@ class Policy:
     times more (see :func:`kibitz.solver.search.first_pass`). ``None``: one attempt."""
     probe_moves = 0
     """Moves played by :meth:`probe` so far; the search counts them as nodes."""
+    caps_subtrees = False
+    """Whether the search asks :meth:`subtree_budget` (only for a first pass)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -62,6 +64,13 @@ class Policy:
         node budget in turn instead of exhausting the first before looking at the next.
         Only a matter of speed: the verdict is the same either way."""
         return False
+
+    def subtree_budget(self, parent: State, child: State) -> int | None:
+        """Most nodes the search may expand below ``child`` (reached from ``parent``)
+        before it abandons ``child``, or ``None`` for no cap of its own. Asked only when
+        :attr:`caps_subtrees` is set, which is only for a first pass: a search that
+        abandoned anything proves nothing."""
+        return None
 
     def probe(self, state: State, attempt: int) -> list[Move] | None:
         """A bounded heuristic try for a winning line from ``state`` (it proves nothing).

@@ -15,14 +15,17 @@ TIME_CHECK_EVERY = 512
 
 
 class _Frame:
-    __slots__ = ("state", "moves", "next", "line")
+    __slots__ = ("state", "moves", "next", "line", "abandon_after")
 
-    def __init__(self, state: State, moves: list[Move], line: list[Move]) -> None:
+    def __init__(self, state: State, moves: list[Move], line: list[Move], abandon_after: int | None = None) -> None:
         self.state = state
         self.moves = moves
         self.next = 0
         self.line = line
         """The moves from the parent frame's state to this one (the branch, then safe moves)."""
+        self.abandon_after = abandon_after
+        """Node count past which the innermost capped subtree holding this frame is
+        abandoned (``Policy.subtree_budget``), or ``None``."""
 
 
 def settle(policy: Policy, state: State) -> tuple[State, list[Move]]:
@@ -36,6 +39,8 @@ def settle(policy: Policy, state: State) -> tuple[State, list[Move]]:
     return state, played
 
 
+SUBTREE_CAP = "subtree cap"
+"""The reason of a search that abandoned capped subtrees (``Policy.subtree_budget``)."""
 RESTART_GROWTH = 1.3
 """Growth of the node budget from one first-pass attempt to the next."""
 
@@ -45,7 +50,8 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
 
     With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
     node budget growing by ``RESTART_GROWTH``, until one wins, one ends before its budget,
-    or the limits are reached. Restarts tame heavy tails: a depth-first search whose first
+    or the limits are reached. An attempt that abandoned capped subtrees
+    (``Policy.subtree_budget``) is followed by the next one too. Restarts tame heavy tails: a depth-first search whose first
     choices were wrong can spend its whole budget below them, while a search that starts
     differently often wins at once. Nothing the first pass sees is a proof of loss.
     """
@@ -70,10 +76,13 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
         if part.outcome is Outcome.WON:
             return SolveResult(Outcome.WON, part.moves, None, nodes, states, time.perf_counter() - started, peak)
         reason = part.reason or "first pass exhausted"
-        if budget is None or cap is None or part.outcome is Outcome.LOST or part.reason != "node limit" or cap < budget:
+        capped = part.reason == SUBTREE_CAP
+        if not capped and (budget is None or cap is None or part.outcome is Outcome.LOST
+                           or part.reason != "node limit" or cap < budget):
             break
         attempt += 1
-        budget = int(budget * RESTART_GROWTH)
+        if budget is not None and not capped:
+            budget = int(budget * RESTART_GROWTH)
         quick = policy.first_pass(attempt)
     return SolveResult(Outcome.UNKNOWN, (), reason, nodes, states, time.perf_counter() - started, peak)
 
@@ -143,6 +152,8 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     key_of = policy.key
     seen: set[Hashable] = set()
     nodes = 0
+    caps = policy.caps_subtrees
+    abandoned = False
 
     def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
         return SolveResult(outcome, moves, reason, nodes, len(seen), time.perf_counter() - started, len(seen))
@@ -163,6 +174,12 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     nodes += 1
     while frames:
         frame = frames[-1]
+        if frame.abandon_after is not None and nodes > frame.abandon_after:
+            mark = frame.abandon_after
+            while frames and frames[-1].abandon_after == mark:
+                frames.pop()
+            abandoned = True
+            continue
         if frame.next >= len(frame.moves):
             frames.pop()
             continue
@@ -198,5 +215,10 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
                 return result(Outcome.WON, tuple(prelude + found))
         if node_limit is not None and nodes >= node_limit:
             return result(Outcome.UNKNOWN, reason="node limit")
-        frames.append(_Frame(child, policy.ordered_moves(child), line))
-    return result(Outcome.LOST)
+        abandon_after = frame.abandon_after
+        if caps:
+            budget = policy.subtree_budget(frame.state, child)
+            if budget is not None and (abandon_after is None or nodes + budget < abandon_after):
+                abandon_after = nodes + budget
+        frames.append(_Frame(child, policy.ordered_moves(child), line, abandon_after))
+    return result(Outcome.UNKNOWN, reason=SUBTREE_CAP) if abandoned else result(Outcome.LOST)

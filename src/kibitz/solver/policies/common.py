@@ -74,7 +74,7 @@ class CanonicalPolicy(Policy):
 
     digs_first = False
     first_pass_share = 0.9
-    first_pass_budget = FIRST_ATTEMPT_BUDGET
+    first_pass_budget: int | None = FIRST_ATTEMPT_BUDGET
 
     def __init__(self, game: Game, *, tableau: GroupRule, reserve: GroupRule) -> None:
         super().__init__(game)
