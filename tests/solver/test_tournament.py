@@ -315,13 +315,13 @@ def test_a_search_that_abandons_a_capped_subtree_proves_nothing() -> None:
 def test_the_first_pass_doubles_the_caps_until_nothing_is_abandoned() -> None:
     state = position(heights={"H": (6, 6), "C": (12, 13)}, columns=(BURIED_HEARTS, "KC"))
     policy = RestartsCapped(state.game)
-    result = first_pass(state, policy, Limits(seconds=None, nodes=200_000))
+    limits = Limits(seconds=None, nodes=200_000)
+    result = first_pass(state, policy, limits)
     assert result.outcome is Outcome.UNKNOWN  # a first pass never proves a loss
     last = policy.attempts[-1]
     assert policy.attempts == list(range(last + 1)) and last >= 2
-    complete_search = search(state, CapsEverything(state.game, 1 << last), Limits(seconds=None, nodes=200_000))
-    assert complete_search.outcome is Outcome.LOST
-    assert search(state, CapsEverything(state.game, 1 << (last - 1)), Limits(seconds=None, nodes=200_000)).reason == SUBTREE_CAP
+    assert search(state, CapsEverything(state.game, 1 << last), limits).outcome is Outcome.LOST
+    assert search(state, CapsEverything(state.game, 1 << (last - 1)), limits).reason == SUBTREE_CAP
 
 
 def test_capped_rounds_budgets() -> None:

@@ -51,9 +51,10 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
     node budget growing by ``RESTART_GROWTH``, until one wins, one ends before its budget,
     or the limits are reached. An attempt that abandoned capped subtrees
-    (``Policy.subtree_budget``) is followed by the next one too. Restarts tame heavy tails: a depth-first search whose first
-    choices were wrong can spend its whole budget below them, while a search that starts
-    differently often wins at once. Nothing the first pass sees is a proof of loss.
+    (``Policy.subtree_budget``) is followed by the next one too, which should cap less.
+    Restarts tame heavy tails: a depth-first search whose first choices were wrong can
+    spend its whole budget below them, while a search that starts differently often wins
+    at once. Nothing the first pass sees is a proof of loss.
     """
     started = time.perf_counter()
     deadline = None if limits.seconds is None else started + limits.seconds
