@@ -114,7 +114,31 @@ class CanonicalPolicy(Policy):
         return Digging(self, attempt) if self.digs_first else None
 
 
-class Digging(Policy):
+class OverFull(Policy):
+    """A first-pass attempt over a full policy (``Policy.first_pass``): the full policy's
+    key, move order, safe moves, proofs of loss and split points, unless overridden."""
+
+    def __init__(self, full: Policy) -> None:
+        super().__init__(full.game)
+        self.full = full
+
+    def key(self, state: State) -> Hashable:
+        return self.full.key(state)
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        return self.full.ordered_moves(state)
+
+    def safe_move(self, state: State) -> Move | None:
+        return self.full.safe_move(state)
+
+    def is_hopeless(self, state: State) -> bool:
+        return self.full.is_hopeless(state)
+
+    def splits_at(self, state: State) -> bool:
+        return self.full.splits_at(state)
+
+
+class Digging(OverFull):
     """One attempt of the quick first pass over a full policy (``Policy.first_pass``).
 
     The full policy's key, safe moves and proofs of loss, but no card ever leaves a
@@ -127,9 +151,10 @@ class Digging(Policy):
     find them.
     """
 
+    full: CanonicalPolicy
+
     def __init__(self, full: CanonicalPolicy, attempt: int) -> None:
-        super().__init__(full.game)
-        self.full = full
+        super().__init__(full)
         self.attempt = attempt
 
     def wanted(self, state: State) -> set[int]:
@@ -145,18 +170,6 @@ class Digging(Policy):
             if 0 <= rank < 13:
                 wanted.add(suit + rank)
         return wanted
-
-    def key(self, state: State) -> Hashable:
-        return self.full.key(state)
-
-    def safe_move(self, state: State) -> Move | None:
-        return self.full.safe_move(state)
-
-    def is_hopeless(self, state: State) -> bool:
-        return self.full.is_hopeless(state)
-
-    def splits_at(self, state: State) -> bool:
-        return self.full.splits_at(state)
 
     def ordered_moves(self, state: State) -> list[Move]:
         piles = state.piles

@@ -28,12 +28,11 @@ heuristic dives.
 from __future__ import annotations
 
 import random
-from typing import Hashable
 
 from kibitz.cards import IDENTITY
 from kibitz.moves import DEAL, Move
 from kibitz.rules import Game
-from kibitz.solver.policies.common import CanonicalPolicy, always, when_no_deal_remains
+from kibitz.solver.policies.common import CanonicalPolicy, OverFull, always, when_no_deal_remains
 from kibitz.solver.policy import Policy
 from kibitz.state import State
 
@@ -377,7 +376,7 @@ class TournamentPolicy(CanonicalPolicy):
         return [m for _, _, m in scored]
 
 
-class CappedRounds(Policy):
+class CappedRounds(OverFull):
     """One attempt of the first pass: the full policy, but the search below each start of
     a new round is cut short.
 
@@ -392,25 +391,13 @@ class CappedRounds(Policy):
     """
 
     caps_subtrees = True
+    full: TournamentPolicy
 
     def __init__(self, full: TournamentPolicy, attempt: int) -> None:
-        super().__init__(full.game)
-        self.full = full
+        super().__init__(full)
         self.last_round_nodes = LAST_ROUND_NODES << attempt
         self.round_nodes = ROUND_NODES << attempt
         self.dive_seeds = (attempt + 1) << 20
-
-    def key(self, state: State) -> Hashable:
-        return self.full.key(state)
-
-    def ordered_moves(self, state: State) -> list[Move]:
-        return self.full.ordered_moves(state)
-
-    def safe_move(self, state: State) -> Move | None:
-        return self.full.safe_move(state)
-
-    def is_hopeless(self, state: State) -> bool:
-        return self.full.is_hopeless(state)
 
     def probe(self, state: State, attempt: int) -> list[Move] | None:
         if attempt == 0:
