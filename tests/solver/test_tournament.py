@@ -345,3 +345,16 @@ def test_the_capped_first_pass_wins_where_the_full_search_is_still_looking() -> 
     assert quick.outcome is Outcome.WON
     verify_win(game.deal(9), quick.moves)
     assert search(game.deal(9), policy, limits).outcome is Outcome.UNKNOWN
+
+
+def test_the_capped_first_pass_plays_no_dives() -> None:
+    """Dives cost more than the capped search takes to win; only the full search dives."""
+    game = kibitz.game("tournament")
+    full = TournamentPolicy(game)
+    state = game.deal(9)
+    for attempt in range(3):
+        capped = CappedRounds(full, attempt)
+        assert capped.probe(state, attempt + 1) is None and capped.probe_moves == 0
+    assert full.probe_moves == 0
+    full.probe(state, 1)
+    assert full.probe_moves > 0

@@ -386,8 +386,9 @@ class CappedRounds(OverFull):
     and spends most of its time there. Capped, it moves on: attempt ``k`` abandons a
     round-3 start after ``LAST_ROUND_NODES * 2**k`` nodes and a round-2 start after
     ``ROUND_NODES * 2**k``, and finds most wins several times sooner. It proves nothing.
-    It skips the dives at its root, which cost more than the capped search usually takes
-    to win, and seeds its later dives apart from the full search's.
+    It plays no dives (``probe``): the capped search already varies where it looks, and
+    measured on deals 1-200, 1001-1200 and 2001-2200 at 2 s, dropping them took the median
+    time per deal from 49-63 ms to 38-43 ms and the undecided deals from 13 to 6.
     """
 
     caps_subtrees = True
@@ -397,15 +398,6 @@ class CappedRounds(OverFull):
         super().__init__(full)
         self.last_round_nodes = LAST_ROUND_NODES << attempt
         self.round_nodes = ROUND_NODES << attempt
-        self.dive_seeds = (attempt + 1) << 20
-
-    def probe(self, state: State, attempt: int) -> list[Move] | None:
-        if attempt == 0:
-            return None
-        before = self.full.probe_moves
-        found = self.full.probe(state, self.dive_seeds + attempt)
-        self.probe_moves += self.full.probe_moves - before
-        return found
 
     def subtree_budget(self, parent: State, child: State) -> int | None:
         if child.round == parent.round:
