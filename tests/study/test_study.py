@@ -172,6 +172,12 @@ def test_cli_study_then_report(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["report", "--db", db, "--json"]) == 0
     (line,) = json.loads(capsys.readouterr().out)
     assert line["deals"] == 4 and line["won"] + line["lost"] + line["unknown"] == 4
+    assert main(["report", "--db", db, "--game", "Duchess", "--deals", "2-3,9"]) == 0
+    assert "| duchess | standard | 2 |" in capsys.readouterr().out
+    assert main(["report", "--db", db, "--game", "cicely"]) == 0
+    assert "holds no results for --game cicely" in capsys.readouterr().out
+    assert main(["report", "--db", db, "--deals", "3-1"]) == 2
+    assert "the end is before the start" in capsys.readouterr().err
 
 
 def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,7 +46,8 @@ of the newest run that decided it; --by-version keeps the versions apart.
 examples:
   kibitz report
   kibitz report --db results/cicely.db --json
-  kibitz report --by-version"""
+  kibitz report --by-version
+  kibitz report --game kingsdown-eights --deals 1-2000"""
 
 
 def parse_deals(text: str) -> list[int]:
@@ -116,6 +117,9 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     report.add_argument("--json", action="store_true", help="print the table as JSON")
     report.add_argument("--by-version", action="store_true",
                         help="one line per solver version (default: a deal decided by any version counts)")
+    report.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
+    report.add_argument("--deals", default=None, metavar="RANGES",
+                        help="only these deal numbers, e.g. 1-2000 (default: all)")
     report.set_defaults(run=run_report)
 
 
@@ -188,13 +192,18 @@ def run_report(args: argparse.Namespace) -> int:
     from kibitz.study.store import Store
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
+    slug = None if args.game is None else find_game(args.game).slug
+    wanted = None if args.deals is None else set(parse_deals(args.deals))
     with Store(args.db) as store:
-        lines = summarize(store.rows(), by_version=args.by_version)
+        rows = [row for row in store.rows(slug) if wanted is None or row.deal in wanted]
+    lines = summarize(rows, by_version=args.by_version)
     if args.json:
         sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")
         return 0
     if not lines:
-        sys.stdout.write(f"{args.db} holds no results yet\n")
+        chosen = "".join(f" {flag} {value}" for flag, value in (("--game", args.game), ("--deals", args.deals))
+                         if value is not None)
+        sys.stdout.write(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}\n")
         return 0
     sys.stdout.write(format_table(lines) + "\n")
     return 0
