@@ -13,7 +13,7 @@ from kibitz.cli import main
 from kibitz.solver import SOLVER_VERSION
 from kibitz.study.commands import parse_deals
 from kibitz.study.report import format_table, summarize, wilson
-from kibitz.study.runner import StudyPlan, run_local, run_study, solve_batch
+from kibitz.study.runner import MAX_BATCH, MAX_BATCH_SECONDS, StudyPlan, run_local, run_study, solve_batch
 from kibitz.study.store import Row, Store
 
 NODES = 3_000
@@ -151,6 +151,18 @@ def test_report_merges_solver_versions() -> None:
     assert (clash.won, clash.lost, clash.unknown, clash.conflicts) == (0, 0, 1, 1)
     assert "solver bug" in format_table([clash])
     assert "| 2+3 | 1 |" in format_table([clash])
+
+
+def test_batch_sizes() -> None:
+    """Hundreds of deals per task on a long study, fewer when few are left or deals may be slow."""
+    plan = StudyPlan("duchess", "standard", [], timeout=0.5, workers=2)
+    assert plan.batch_size(100_000) == MAX_BATCH
+    assert plan.batch_size(160) == 10 and plan.batch_size(3) == 1
+    slow = StudyPlan("duchess", "standard", [], timeout=10.0, workers=2)
+    assert slow.batch_size(100_000) == int(MAX_BATCH_SECONDS // 10.0) == 30
+    assert StudyPlan("duchess", "standard", [], timeout=1000.0, workers=2).batch_size(100_000) == 1
+    assert StudyPlan("duchess", "standard", [], timeout=None, workers=2, nodes=10).batch_size(100_000) == MAX_BATCH
+    assert StudyPlan("duchess", "standard", [], timeout=10.0, workers=2, batch=500).batch_size(100_000) == 500
 
 
 def test_parse_deals() -> None:

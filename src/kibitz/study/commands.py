@@ -102,7 +102,7 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     study.add_argument("--workers", type=int, default=0, metavar="K",
                        help="parallel workers (default: one per core)")
     study.add_argument("--batch", type=int, default=0, metavar="N",
-                       help="deals per task (default: chosen from the range, at most 200)")
+                       help="deals per task (default: chosen from the range and the timeout, at most 200)")
     study.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="local process pool (default) or a Ray cluster")
     study.add_argument("--address", default=None, metavar="ADDR",

@@ -15,6 +15,10 @@ from typing import Callable, Iterable, Iterator, Sequence, TextIO
 from kibitz.study.store import Row, Store
 
 MAX_BATCH = 200
+"""Most deals per task."""
+MAX_BATCH_SECONDS = 300.0
+"""Most seconds a task may take when every deal in it reaches the time limit: progress is
+shown and stored batch by batch, so a batch of hard deals must not hold it back for long."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,8 @@ class StudyPlan:
     workers: int = 0
     """Parallel workers; 0 means one per local core."""
     batch: int = 0
-    """Deals per task; 0 picks a size that keeps every worker busy and overhead small."""
+    """Deals per task; 0 picks a size that keeps every worker busy and overhead small, and
+    a task under ``MAX_BATCH_SECONDS`` even if all its deals reach the time limit."""
     nodes: int | None = None
     """Node limit per deal: unlike a time limit, it gives the same results on any machine."""
 
@@ -39,7 +44,10 @@ class StudyPlan:
     def batch_size(self, remaining: int) -> int:
         if self.batch:
             return self.batch
-        return max(1, min(MAX_BATCH, remaining // (self.worker_count() * 8) or 1))
+        size = min(MAX_BATCH, remaining // (self.worker_count() * 8) or 1)
+        if self.timeout is not None:
+            size = min(size, int(MAX_BATCH_SECONDS // self.timeout))
+        return max(1, size)
 
 
 def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | None,
