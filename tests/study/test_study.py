@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -55,6 +56,21 @@ def test_rerun_skips_decided_deals(tmp_path: Path) -> None:
         second = run_study(PLAN, store, stream=None)
         assert second.skipped == first.won + first.lost
         assert second.done == first.unknown
+
+
+def test_undecided_only_skips_deals_decided_by_any_solver_version(tmp_path: Path) -> None:
+    older = [Row("duchess", "standard", n, outcome, None if outcome != "unknown" else "time limit", (), 1, 1,
+                 0.1, 1.0, SOLVER_VERSION - 1, 1) for n, outcome in ((1, "won"), (2, "lost"), (3, "unknown"))]
+    with Store(tmp_path / "s.db") as store:
+        store.add(older)
+        assert store.decided("duchess", "standard", None, 1) == {1, 2}
+        assert store.decided("duchess", "standard", SOLVER_VERSION, 1) == set()
+        plan = StudyPlan("duchess", "standard", [1, 2, 3, 4], timeout=None, workers=1, nodes=NODES, undecided_only=True)
+        progress = run_study(plan, store)
+        assert (progress.skipped, progress.done) == (2, 2)
+        assert {r.deal for r in store.rows() if r.solver_version == SOLVER_VERSION} == {3, 4}
+        again = run_study(replace(plan, undecided_only=False), store)
+        assert again.skipped == progress.won + progress.lost and again.done == 4 - again.skipped
 
 
 def test_interrupted_study_resumes_to_the_same_rows(tmp_path: Path) -> None:
@@ -178,7 +194,9 @@ def test_cli_study_then_report(tmp_path: Path, capsys: pytest.CaptureFixture[str
                  "--db", db]) == 0
     assert "done: 4 deals solved" in capsys.readouterr().err
     assert main(["study", "duchess", "--deals", "1-4", "--nodes", str(NODES), "--db", db]) == 0
-    assert "already decided" in capsys.readouterr().err
+    assert "already decided by solver version" in capsys.readouterr().err
+    assert main(["study", "duchess", "--deals", "1-4", "--nodes", str(NODES), "--undecided", "--db", db]) == 0
+    assert "already decided by any solver version" in capsys.readouterr().err
     assert main(["report", "--db", db]) == 0
     assert "| duchess | standard | 4 |" in capsys.readouterr().out
     assert main(["report", "--db", db, "--json"]) == 0

@@ -29,10 +29,13 @@ Results go to an SQLite file (default {DEFAULT_DB}), one row per deal with the
 outcome, moves, nodes, time, solver version and rules version. Rerunning skips
 deals already decided by the same solver and rules versions, so an interrupted
 study (Ctrl-C) resumes where it stopped; deals left unknown are tried again.
+With --undecided it also skips deals decided by earlier solver versions: a cheap
+way to deepen a study (a longer --timeout) after a solver upgrade.
 
 examples:
   kibitz study duchess --deals 1-10000
   kibitz study cicely --deals 1-500,1000-2000 --timeout 30 --workers 2
+  kibitz study tournament --deals 1-10000 --timeout 60 --undecided
   kibitz study tournament --deals 1-100000 --backend ray --address auto"""
 
 REPORT_EPILOG = """\
@@ -99,6 +102,8 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help=f"seconds per deal (default {DEFAULT_TIMEOUT:g})")
     study.add_argument("--nodes", type=int, default=None, metavar="N",
                        help="also stop each deal after N nodes (reproducible on any machine)")
+    study.add_argument("--undecided", action="store_true",
+                       help="skip deals decided by any solver version (default: only by this one)")
     study.add_argument("--workers", type=int, default=0, metavar="K",
                        help="parallel workers (default: one per core)")
     study.add_argument("--batch", type=int, default=0, metavar="N",
@@ -169,7 +174,8 @@ def run_study_command(args: argparse.Namespace) -> int:
         raise KibitzError("--address is for the ray backend (add --backend ray)")
     if args.nodes is not None and args.nodes < 1:
         raise KibitzError("--nodes takes a positive number")
-    plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes)
+    plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
+                     undecided_only=args.undecided)
     store = Store(args.db)
     stored_before = sum(1 for _ in store.rows(game.slug, game.ruleset))
     try:

@@ -37,6 +37,9 @@ class StudyPlan:
     a task under ``MAX_BATCH_SECONDS`` even if all its deals reach the time limit."""
     nodes: int | None = None
     """Node limit per deal: unlike a time limit, it gives the same results on any machine."""
+    undecided_only: bool = False
+    """Skip deals decided by any solver version, not only by the current one (to deepen a
+    study after a solver upgrade: a win is replayed and a loss proved, whatever found it)."""
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -161,12 +164,12 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
     import kibitz
     from kibitz.solver import SOLVER_VERSION
     rules_version = kibitz.game(plan.game, plan.ruleset).info.rules_version
-    done = store.decided(plan.game, plan.ruleset, SOLVER_VERSION, rules_version)
+    done = store.decided(plan.game, plan.ruleset, None if plan.undecided_only else SOLVER_VERSION, rules_version)
     todo = [n for n in plan.deals if n not in done]
     progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=stream)
     if stream is not None and progress.skipped:
-        stream.write(f"{progress.skipped:,} deals already decided by solver version "
-                     f"{SOLVER_VERSION}: skipped\n")
+        by = "any solver version" if plan.undecided_only else f"solver version {SOLVER_VERSION}"
+        stream.write(f"{progress.skipped:,} deals already decided by {by}: skipped\n")
 
     def deliver(rows: list[Row]) -> None:
         store.add(rows)

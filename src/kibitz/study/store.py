@@ -76,12 +76,16 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def decided(self, game: str, ruleset: str, solver_version: int, rules_version: int) -> set[int]:
-        """Deals already won or lost under these versions (a rerun skips them)."""
-        cursor = self.connection.execute(
-            "SELECT deal FROM results WHERE game=? AND ruleset=? AND solver_version=? AND rules_version=?"
-            " AND outcome != 'unknown'", (game, ruleset, solver_version, rules_version))
-        return {int(deal) for (deal,) in cursor}
+    def decided(self, game: str, ruleset: str, solver_version: int | None, rules_version: int) -> set[int]:
+        """Deals already won or lost under these versions (a rerun skips them); with
+        ``solver_version`` ``None``, by any solver version."""
+        query = ("SELECT DISTINCT deal FROM results WHERE game=? AND ruleset=? AND rules_version=?"
+                 " AND outcome != 'unknown'")
+        parameters: tuple[object, ...] = (game, ruleset, rules_version)
+        if solver_version is not None:
+            query += " AND solver_version=?"
+            parameters += (solver_version,)
+        return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
     def add(self, rows: Iterable[Row]) -> int:
         """Store rows (a new result replaces an older one for the same deal and versions)."""
