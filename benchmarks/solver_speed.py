@@ -17,6 +17,7 @@ import sys
 import time
 
 import kibitz
+from kibitz import compiled
 from kibitz.solver import Limits, Outcome, solve
 from kibitz.study.report import wilson
 
@@ -43,6 +44,7 @@ def main() -> None:
     slugs = args.games.split(",") if args.games else [info.slug for info in kibitz.games()]
     print(f"solver benchmark: deals {args.deals}, timeout {args.timeout:g} s, ruleset {args.ruleset}, "
           f"Python {platform.python_version()}, one process")
+    print(f"compiled solver: {compiled.STATUS}")
     print(f"{'game':18} {'won':>4} {'lost':>4} {'unk':>4} {'undecided':>9} {'decided/cpu-s':>13} "
           f"{'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'nodes/s':>9}  undecided 95%")
     for slug in slugs:

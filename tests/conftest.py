@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-import kibitz
+# The suite tests the Python sources; tests/solver/test_compiled.py compares a compiled
+# build (scripts/compile) with them. Set before kibitz is first imported.
+os.environ["KIBITZ_PURE_PYTHON"] = "1"
+
+import kibitz  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 GAME_SLUGS = [info.slug for info in kibitz.games()]

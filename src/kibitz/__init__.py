@@ -7,6 +7,10 @@
 >>> state = state.apply(move)                # a new state; the old one is unchanged
 """
 
+from kibitz import compiled
+
+compiled.install()  # the compiled solver modules, when built and fresh (see kibitz.compiled)
+
 from kibitz.cards import format_card, parse_card
 from kibitz.errors import (AmbiguousMoveError, DealNumberError, IllegalMoveError,
                            InvalidMoveError, KibitzError, NotationError, RecordError,

@@ -17,7 +17,9 @@ from kibitz.state import State
 class Policy:
     """The plain policy: the state's own key, foundation moves first, no shortcuts.
 
-    Sound for every game; the per-game policies make the search faster.
+    Sound for every game; the per-game policies make the search faster. With the compiled
+    build in use (:mod:`kibitz.compiled`), Python code cannot subclass the policies: set
+    ``KIBITZ_PURE_PYTHON=1`` to write one.
     """
 
     first_pass_share = 0.5

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from kibitz import compiled
 from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError
 from kibitz.registry import game as find_game
@@ -178,6 +179,7 @@ def run_study_command(args: argparse.Namespace) -> int:
                      undecided_only=args.undecided)
     store = Store(args.db)
     stored_before = sum(1 for _ in store.rows(game.slug, game.ruleset))
+    sys.stderr.write(f"compiled solver: {compiled.STATUS}\n")
     try:
         progress = run_study(plan, store, backend, sys.stderr)
     except KeyboardInterrupt:

@@ -151,17 +151,17 @@ class Digging(OverFull):
     find them.
     """
 
-    full: CanonicalPolicy
-
     def __init__(self, full: CanonicalPolicy, attempt: int) -> None:
         super().__init__(full)
+        self.canonical = full
+        """The full policy, with its digging tables."""
         self.attempt = attempt
 
     def wanted(self, state: State) -> set[int]:
         """Identities of the cards that some foundation takes now."""
         piles = state.piles
         wanted = set()
-        for i, suit, first, step in self.full.next_ranks:
+        for i, suit, first, step in self.canonical.next_ranks:
             if first is None:  # the base rank chosen in play; these foundations wrap
                 if state.base is not None and len(piles[i]) < 13:
                     wanted.add(suit + (state.base + step * len(piles[i])) % 13)
@@ -176,7 +176,7 @@ class Digging(OverFull):
         wanted = self.wanted(state)
         foundations = self._foundation_names
         depth: dict[str, int] = {}
-        for name, i in self.full.dig_sources.items():
+        for name, i in self.canonical.dig_sources.items():
             pile = piles[i]
             found = NOT_WANTED
             for k in range(len(pile)):

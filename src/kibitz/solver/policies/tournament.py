@@ -73,7 +73,7 @@ class TournamentPolicy(CanonicalPolicy):
     """
 
     first_pass_share = 0.9
-    first_pass_budget = FIRST_PASS_BUDGET
+    first_pass_budget: int | None = FIRST_PASS_BUDGET
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_no_deal_remains, reserve=always)
@@ -392,14 +392,14 @@ class CappedRounds(OverFull):
     """
 
     caps_subtrees = True
-    full: TournamentPolicy
 
     def __init__(self, full: TournamentPolicy, attempt: int) -> None:
         super().__init__(full)
+        self.tournament = full
         self.last_round_nodes = LAST_ROUND_NODES << attempt
         self.round_nodes = ROUND_NODES << attempt
 
     def subtree_budget(self, parent: State, child: State) -> int | None:
         if child.round == parent.round:
             return None
-        return self.last_round_nodes if child.round >= self.full.last_round else self.round_nodes
+        return self.last_round_nodes if child.round >= self.tournament.last_round else self.round_nodes

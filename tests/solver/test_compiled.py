@@ -1,0 +1,100 @@
+"""The compiled build (``scripts/compile``) solves exactly as the Python sources do."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kibitz
+from kibitz import compiled
+from kibitz.solver import Limits, solve
+
+CASES = [("kingsdown-eights", 1, 3000), ("kingsdown-eights", 5, 3000), ("cicely", 9, 3000),
+         ("duchess", 143, 3000), ("duchess", 2, 3000), ("tournament", 1, 3000),
+         ("napoleons-flank", 4, 3000), ("grand-duchess", 3, 3000), ("parisienne", 7, 3000)]
+"""(game, deal, node limit): node limits make the search deterministic."""
+
+PROGRAM = """
+import json, sys, kibitz
+from kibitz import compiled
+from kibitz.solver import Limits, solve
+import kibitz.rules
+rows = [solve(kibitz.game(slug).deal(n), Limits(seconds=None, nodes=nodes)).as_dict()
+        for slug, n, nodes in json.loads(sys.argv[1])]
+print(json.dumps({"active": compiled.ACTIVE, "status": compiled.STATUS,
+                  "rules": kibitz.rules.__file__, "rows": rows}))
+"""
+
+
+def run(env: dict[str, str]) -> dict[str, object]:
+    out = subprocess.run([sys.executable, "-c", PROGRAM, json.dumps(CASES)], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+def compiled_env(folder: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "KIBITZ_PURE_PYTHON"}
+    env["KIBITZ_COMPILED_DIR"] = str(folder)
+    return env
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A compiled build in a temporary folder (skipped where there is no C compiler)."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler to compile with")
+    folder = tmp_path_factory.mktemp("compiled")
+    status = compiled.build(folder)
+    assert status.startswith("on:"), status
+    return folder
+
+
+def test_the_compiled_build_solves_exactly_as_the_sources(build: Path) -> None:
+    fast = run(compiled_env(build))
+    assert fast["active"] is True, fast["status"]
+    assert str(fast["rules"]).startswith(str(build)) and str(fast["rules"]).endswith(compiled.SUFFIX)
+    expected = [solve(kibitz.game(slug).deal(n), Limits(seconds=None, nodes=nodes)).as_dict()
+                for slug, n, nodes in CASES]
+
+    def same(row: dict[str, object]) -> dict[str, object]:
+        return {k: v for k, v in row.items() if k != "seconds"}
+    assert [same(r) for r in fast["rows"]] == [same(r) for r in expected]  # type: ignore[attr-defined]
+    assert {r["outcome"] for r in expected} >= {"won", "unknown"}  # both kinds compared
+
+
+def test_kibitz_pure_python_turns_the_build_off(build: Path) -> None:
+    env = compiled_env(build)
+    env["KIBITZ_PURE_PYTHON"] = "1"
+    plain = run(env)
+    assert plain["active"] is False and "KIBITZ_PURE_PYTHON" in str(plain["status"])
+    assert str(plain["rules"]).endswith("rules.py")
+
+
+def test_an_edited_source_or_another_python_turns_the_build_off(build: Path, tmp_path: Path) -> None:
+    files, status = compiled.check(build)
+    assert files is not None and status.startswith("on:")
+    copy = tmp_path / "copy"
+    shutil.copytree(build, copy)
+    manifest = json.loads((copy / compiled.MANIFEST).read_text())
+    manifest["modules"]["kibitz.rules"]["sha256"] = "0" * 64
+    (copy / compiled.MANIFEST).write_text(json.dumps(manifest))
+    files, status = compiled.check(copy)
+    assert files is None and "kibitz.rules changed since it was compiled" in status
+    manifest = json.loads((build / compiled.MANIFEST).read_text())
+    manifest["suffix"] = ".cpython-39-x86_64-linux-gnu.so"
+    (copy / compiled.MANIFEST).write_text(json.dumps(manifest))
+    files, status = compiled.check(copy)
+    assert files is None and "another Python" in status
+    (copy / compiled.MANIFEST).write_text("{not json")
+    assert compiled.check(copy)[0] is None and "unreadable" in compiled.check(copy)[1]
+    assert compiled.check(tmp_path / "nothing")[1].startswith("off: not built")
+    # An edited source in a real process: the stale build is not loaded.
+    stale = run(compiled_env(copy))
+    assert stale["active"] is False and str(stale["rules"]).endswith("rules.py")
