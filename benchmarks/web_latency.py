@@ -20,10 +20,7 @@ import argparse
 import os
 import platform
 import re
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,10 +32,10 @@ import httpx
 import kibitz
 from kibitz.solver import Limits, Outcome, solve
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from web.browser import CHROMIUM, CHROMIUM_ARGS, POINT_ON, start_server, stop  # noqa: E402  (the tests' page driver)
+
 TARGET_MS = 30.0
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 TIMEOUT_MS = 20_000
 
 # Records, inside the page, the time from each click on the table to the move count changing.
@@ -54,56 +51,6 @@ PROBE = """() => {
     probe.moves = +match[1];
   }).observe(counts, {childList: true, characterData: true, subtree: true});
 }"""
-
-# A point where a click reaches the element itself (a card) or its pile (a slot).
-POINT_ON = """([selector, pile, exact]) => {
-  const element = document.querySelector(selector);
-  if (!element) return null;
-  element.scrollIntoView({block: 'nearest', inline: 'nearest'});
-  const box = element.getBoundingClientRect();
-  for (let y = box.top + 3; y < box.bottom - 1; y += 2) {
-    for (const x of [box.left + box.width / 2, box.left + 6, box.right - 6]) {
-      const hit = document.elementFromPoint(x, y)?.closest('.card, .slot');
-      if (hit && (exact ? hit === element : hit.dataset.pile === pile)) return {x, y};
-    }
-  }
-  return null;
-}"""
-
-
-def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``kibitz serve`` on a free port; returns the process and its address once it answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kibitz", "serve", "--port", str(port), "--no-browser", "--data-dir", str(data_dir)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if httpx.get(f"{url}/api/games", timeout=2).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    stop(process)
-    raise SystemExit("kibitz serve did not start")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop the server's process group."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    process.wait()
-
 
 def winning_lines(slug: str, count: int) -> list[tuple[int, list[str]]]:
     """The first ``count`` deals of ``slug`` the solver wins quickly, with their moves."""

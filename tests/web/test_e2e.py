@@ -13,19 +13,15 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any, Iterator
 
-import httpx
 import pytest
 
 import kibitz
 from kibitz.solver import Limits, Outcome, solve
+
+from .browser import CHROMIUM, CHROMIUM_ARGS, POINT_ON, start_server, stop
 
 IN_CI = bool(os.environ.get("CI"))
 """In CI the browser tests never skip: a missing browser is a failure of the set-up."""
@@ -34,12 +30,8 @@ if not IN_CI:
     pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (scripts/setup test)")
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 TIMEOUT_MS = 20_000
 """How long to wait for the page to show something (generous: CI machines may be loaded)."""
-SERVER_START_SECONDS = 30.0
 VIEWPORT: ViewportSize = {"width": 1280, "height": 1024}
 
 if not os.access(CHROMIUM, os.X_OK) and not IN_CI:
@@ -48,55 +40,6 @@ if not os.access(CHROMIUM, os.X_OK) and not IN_CI:
 
 
 # -- the server and the browser -----------------------------------------------------------
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop a server started in its own process group, for sure."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-    process.wait()
-
-
-def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``kibitz serve`` on a free port; returns the process and its address once it answers."""
-    log_path = data_dir / "server.log"
-    for _ in range(3):   # another program may take the free port first
-        port = free_port()
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "kibitz", "serve", "--port", str(port), "--no-browser",
-                 "--data-dir", str(data_dir)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        try:
-            while time.monotonic() < deadline and process.poll() is None:
-                try:
-                    if httpx.get(f"{url}/api/games", timeout=2).status_code == 200:
-                        return process, url
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.05)   # polling interval while the server starts
-        except BaseException:
-            stop(process)
-            raise
-        stop(process)
-    raise RuntimeError(f"kibitz serve did not start: {log_path.read_text(errors='replace')}")
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -148,23 +91,6 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # -- driving the page -------------------------------------------------------------------------
-
-# A point of the viewport where a click reaches ``element`` itself (a card: that very card;
-# a slot: any card or slot of its pile), after scrolling it into view; null while there is none.
-POINT_ON = """([selector, pile, exact]) => {
-  const element = document.querySelector(selector);
-  if (!element) return null;
-  element.scrollIntoView({block: 'nearest', inline: 'nearest'});
-  const box = element.getBoundingClientRect();
-  for (let y = box.top + 3; y < box.bottom - 1; y += 2) {
-    for (const x of [box.left + box.width / 2, box.left + 6, box.right - 6]) {
-      const hit = document.elementFromPoint(x, y)?.closest('.card, .slot');
-      if (hit && (exact ? hit === element : hit.dataset.pile === pile)) return {x, y};
-    }
-  }
-  return null;
-}"""
-
 
 def open_game(page: Page, server: str, slug: str, deal: int, ruleset: str = "standard") -> None:
     """Start a new game of ``slug`` deal ``deal`` in the page and wait until its table is drawn."""

@@ -40,26 +40,12 @@ class CicelyPolicy(CanonicalPolicy):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_stock_empty, reserve=always)
-        self._foundation_set = frozenset(game.foundations)
-        self._tableau_set = frozenset(game.tableau)
-        self._cell_set = frozenset(game.reserve)
-        self._suit_piles = tuple(tuple(f for f in game.foundations
-                                       if game.piles[f].foundation.suit == s)  # type: ignore[union-attr]
-                                 for s in range(4))
-        self._ends: dict[Move, tuple[int, int]] = {}
-
-    def _resolve(self, move: Move) -> tuple[int, int]:
-        ends = self._ends.get(move)
-        if ends is None:
-            ends = (self.game.pile_index(move.source), self.game.pile_index(move.target))
-            self._ends[move] = ends
-        return ends
 
     def ordered_moves(self, state: State) -> list[Move]:
         piles = state.piles
-        foundations = self._foundation_set
-        tableau = self._tableau_set
-        cells = self._cell_set
+        foundations = self.foundation_set
+        tableau = self.tableau_set
+        cells = self.reserve_set
         columns_alike = not piles[self.game.stock]
         ranked: list[tuple[int, Move]] = []
         empty_cell = -1
@@ -68,9 +54,9 @@ class CicelyPolicy(CanonicalPolicy):
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
-            source, target = self._resolve(move)
+            source, target = self.ends(move)
             if source in foundations:
-                up, down = self._suit_piles[piles[source][-1] // 13]
+                up, down = self.suit_piles[piles[source][-1] // 13]
                 if len(piles[up]) + len(piles[down]) == 26:
                     continue  # complete suit
                 if target in foundations:

@@ -81,6 +81,7 @@ class CanonicalPolicy(Policy):
         self.tableau_interchangeable = tableau
         self.reserve_interchangeable = reserve
         specs = [game.piles[i].foundation for i in game.foundations]
+        specs_by_pile = {i: spec for i, spec in zip(game.foundations, specs) if spec is not None}
         self.same_suit_pairs: tuple[tuple[int, int], ...] = ()
         if len(specs) == 8 and all(s is not None and s.step == +1 and s.first == 0 for s in specs):
             self.same_suit_pairs = tuple((game.foundations[k], game.foundations[k + 4]) for k in range(4))
@@ -91,6 +92,21 @@ class CanonicalPolicy(Policy):
         self.next_ranks = tuple((i, spec.foundation.suit * 13, spec.foundation.first, spec.foundation.step)
                                 for i, spec in enumerate(game.piles) if spec.foundation is not None)
         self.dig_sources = {game.piles[i].name: i for i in game.tableau + game.reserve if not game.piles[i].cell}
+        # For the per-game move orders: pile sets, each suit's foundations, and moves' pile indices.
+        self.foundation_set = frozenset(game.foundations)
+        self.tableau_set = frozenset(game.tableau)
+        self.reserve_set = frozenset(game.reserve)
+        self.suit_piles = tuple(tuple(i for i in game.foundations if specs_by_pile[i].suit == s)
+                                for s in range(4))
+        self._ends: dict[Move, tuple[int, int]] = {}
+
+    def ends(self, move: Move) -> tuple[int, int]:
+        """The pile indices of a (non-deal) move's source and target."""
+        ends = self._ends.get(move)
+        if ends is None:
+            ends = (self.game.pile_index(move.source), self.game.pile_index(move.target))
+            self._ends[move] = ends
+        return ends
 
     def key(self, state: State) -> Hashable:
         game = self.game

@@ -63,14 +63,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         super().__init__(game, tableau=always, reserve=when_stock_empty)
         self._black = tuple(f for f in game.foundations if game.piles[f].foundation.suit < 2)  # type: ignore[union-attr]
         self._red = tuple(f for f in game.foundations if game.piles[f].foundation.suit >= 2)  # type: ignore[union-attr]
-        self._suit_piles = tuple(tuple(f for f in game.foundations
-                                       if game.piles[f].foundation.suit == s)  # type: ignore[union-attr]
-                                 for s in range(4))
-        self._foundation_set = frozenset(game.foundations)
-        self._tableau_set = frozenset(game.tableau)
-        self._reserve_set = frozenset(game.reserve)
         self._sources = game.tableau + game.reserve
-        self._ends: dict[Move, tuple[int, int]] = {}
 
     def _thresholds(self, piles: tuple[bytes, ...]) -> tuple[int, int]:
         """``(m(black), m(red))``: the shortest foundation of each colour."""
@@ -83,13 +76,6 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         colour = (card & IDENTITY) // 26
         return rank <= thresholds[1 - colour] and rank - 1 <= thresholds[colour]
 
-    def _resolve(self, move: Move) -> tuple[int, int]:
-        ends = self._ends.get(move)
-        if ends is None:
-            ends = (self.game.pile_index(move.source), self.game.pile_index(move.target))
-            self._ends[move] = ends
-        return ends
-
     def safe_move(self, state: State) -> Move | None:
         piles = state.piles
         thresholds: tuple[int, int] | None = None
@@ -99,7 +85,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
                 continue
             card = pile[-1] & IDENTITY
             rank = card % 13
-            for f in self._suit_piles[card // 13]:
+            for f in self.suit_piles[card // 13]:
                 if len(piles[f]) == rank:
                     if thresholds is None:
                         thresholds = self._thresholds(piles)
@@ -110,8 +96,8 @@ class KingsdownEightsPolicy(CanonicalPolicy):
 
     def ordered_moves(self, state: State) -> list[Move]:
         piles = state.piles
-        foundations = self._foundation_set
-        tableau = self._tableau_set
+        foundations = self.foundation_set
+        tableau = self.tableau_set
         thresholds = self._thresholds(piles)
         ranked: list[tuple[int, Move]] = []
         empty_target = -1
@@ -119,7 +105,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
-            source, target = self._resolve(move)
+            source, target = self.ends(move)
             if source in foundations:
                 if target in foundations:
                     continue  # transfer: same key
@@ -137,6 +123,6 @@ class KingsdownEightsPolicy(CanonicalPolicy):
                     continue  # empty columns are interchangeable
                 ranked.append((TO_EMPTY, move))
             else:
-                ranked.append((FROM_RESERVE if source in self._reserve_set else BUILD, move))
+                ranked.append((FROM_RESERVE if source in self.reserve_set else BUILD, move))
         ranked.sort(key=lambda pair: pair[0])
         return [move for _, move in ranked]

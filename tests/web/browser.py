@@ -1,0 +1,85 @@
+"""Driving ``kibitz serve`` from a browser: shared by the end-to-end tests and
+``benchmarks/web_latency.py``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+SERVER_START_SECONDS = 30.0
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server started in its own process group, for sure."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+    process.wait()
+
+
+def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``kibitz serve`` on a free port; returns the process and its address once it answers."""
+    log_path = data_dir / "server.log"
+    for _ in range(3):   # another program may take the free port first
+        port = free_port()
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "kibitz", "serve", "--port", str(port), "--no-browser",
+                 "--data-dir", str(data_dir)],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        try:
+            while time.monotonic() < deadline and process.poll() is None:
+                try:
+                    if httpx.get(f"{url}/api/games", timeout=2).status_code == 200:
+                        return process, url
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.05)   # polling interval while the server starts
+        except BaseException:
+            stop(process)
+            raise
+        stop(process)
+    raise RuntimeError(f"kibitz serve did not start: {log_path.read_text(errors='replace')}")
+
+
+# A point of the viewport where a click reaches ``element`` itself (a card: that very card;
+# a slot: any card or slot of its pile), after scrolling it into view; null while there is none.
+POINT_ON = """([selector, pile, exact]) => {
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  element.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const box = element.getBoundingClientRect();
+  for (let y = box.top + 3; y < box.bottom - 1; y += 2) {
+    for (const x of [box.left + box.width / 2, box.left + 6, box.right - 6]) {
+      const hit = document.elementFromPoint(x, y)?.closest('.card, .slot');
+      if (hit && (exact ? hit === element : hit.dataset.pile === pile)) return {x, y};
+    }
+  }
+  return null;
+}"""
