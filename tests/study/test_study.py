@@ -33,6 +33,10 @@ def test_store_round_trip_and_versions(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         assert store.add(rows) == 3
         assert comparable(list(store.rows())) == comparable(rows)
+        assert any(r.moves for r in rows)
+        assert comparable(list(store.rows(moves=False))) == comparable([replace(r, moves=()) for r in rows])
+        assert store.count() == store.count("duchess", "standard") == 3
+        assert store.count("duchess", "pysolfc") == store.count("cicely") == 0
         decided = {r.deal for r in rows if r.outcome != "unknown"}
         assert store.decided("duchess", "standard", SOLVER_VERSION, 1) == decided
         assert store.decided("duchess", "standard", SOLVER_VERSION + 1, 1) == set()

@@ -178,12 +178,12 @@ def run_study_command(args: argparse.Namespace) -> int:
     plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
                      undecided_only=args.undecided)
     store = Store(args.db)
-    stored_before = sum(1 for _ in store.rows(game.slug, game.ruleset))
+    stored_before = store.count(game.slug, game.ruleset)
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\n")
     try:
         progress = run_study(plan, store, backend, sys.stderr)
     except KeyboardInterrupt:
-        stored = sum(1 for _ in store.rows(game.slug, game.ruleset)) - stored_before
+        stored = store.count(game.slug, game.ruleset) - stored_before
         sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {args.db}; "
                          "run the same command again to continue\n")
         store.close()
@@ -203,7 +203,7 @@ def run_report(args: argparse.Namespace) -> int:
     slug = None if args.game is None else find_game(args.game).slug
     wanted = None if args.deals is None else set(parse_deals(args.deals))
     with Store(args.db) as store:
-        rows = [row for row in store.rows(slug) if wanted is None or row.deal in wanted]
+        rows = [row for row in store.rows(slug, moves=False) if wanted is None or row.deal in wanted]
     lines = summarize(rows, by_version=args.by_version)
     if args.json:
         sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")

@@ -97,10 +97,9 @@ class Store:
                 " seconds, timeout, node_limit, solver_version, rules_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
         return len(data)
 
-    def rows(self, game: str | None = None, ruleset: str | None = None) -> Iterator[Row]:
-        """Every stored row, optionally of one game and ruleset, in deal order."""
-        query = "SELECT game, ruleset, deal, outcome, reason, moves, nodes, states, seconds, timeout," \
-                " solver_version, rules_version, node_limit FROM results"
+    @staticmethod
+    def _where(game: str | None, ruleset: str | None) -> tuple[str, list[str]]:
+        """The WHERE clause (or nothing) selecting one game and ruleset, and its parameters."""
         conditions, parameters = [], []
         if game is not None:
             conditions.append("game=?")
@@ -108,13 +107,26 @@ class Store:
         if ruleset is not None:
             conditions.append("ruleset=?")
             parameters.append(ruleset)
-        if conditions:
-            query += " WHERE " + " AND ".join(conditions)
-        query += " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version"
+        return (" WHERE " + " AND ".join(conditions) if conditions else ""), parameters
+
+    def count(self, game: str | None = None, ruleset: str | None = None) -> int:
+        """How many rows are stored, optionally of one game and ruleset."""
+        where, parameters = self._where(game, ruleset)
+        (count,) = self.connection.execute("SELECT count(*) FROM results" + where, parameters).fetchone()
+        return int(count)
+
+    def rows(self, game: str | None = None, ruleset: str | None = None, *, moves: bool = True) -> Iterator[Row]:
+        """Every stored row, optionally of one game and ruleset, in deal order; with
+        ``moves=False`` the rows leave out the winning moves (for tables of many rows)."""
+        where, parameters = self._where(game, ruleset)
+        column = "moves" if moves else "''"
+        query = (f"SELECT game, ruleset, deal, outcome, reason, {column}, nodes, states,"
+                 " seconds, timeout, solver_version, rules_version, node_limit FROM results" + where
+                 + " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version")
         for row in self.connection.execute(query, parameters):
-            (game_, ruleset_, deal, outcome, reason, moves, nodes, states, seconds, timeout,
+            (game_, ruleset_, deal, outcome, reason, line, nodes, states, seconds, timeout,
              solver_version, rules_version, node_limit) = row
-            yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(moves.split()), nodes, states,
+            yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(line.split()), nodes, states,
                       seconds, timeout, solver_version, rules_version, node_limit)
 
     def export_json(self) -> str:
