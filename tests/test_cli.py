@@ -170,10 +170,16 @@ def test_play_ctrl_c_exits_without_traceback(capsys: Capture, monkeypatch: pytes
     def interrupt(prompt: str = "") -> str:
         raise KeyboardInterrupt
     monkeypatch.setattr(builtins, "input", interrupt)
-    code, out, err = run(capsys, "play", "duchess", "--deal", "2")
-    assert code == 130 and "Traceback" not in out + err
-    code, out, err = run(capsys, "play")
-    assert code == 130 and "Traceback" not in out + err
+
+    class InterruptedPipe(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            raise KeyboardInterrupt
+    for stdin in (Terminal(), InterruptedPipe()):   # input() at a terminal, else piped lines
+        monkeypatch.setattr(sys, "stdin", stdin)
+        code, out, err = run(capsys, "play", "duchess", "--deal", "2")
+        assert code == 130 and "Traceback" not in out + err
+        code, out, err = run(capsys, "play")
+        assert code == 130 and "Traceback" not in out + err
 
 
 def test_save_then_replay_and_resume(capsys: Capture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -241,8 +247,12 @@ def test_subprocess_play_session() -> None:
     assert result.returncode == 0 and result.stderr == ""
     assert "base rank K" in result.stdout and "Legal moves" in result.stdout
     assert "move 'bogus': not a move" in result.stdout
+    # Piped commands show on their own lines, as a terminal echoes them.
+    lines = result.stdout.splitlines()
+    assert "> r1>f4" in lines and "> bogus" in lines
+    assert lines[lines.index("> bogus") + 1].startswith("move 'bogus': not a move")
     result = subprocess_kibitz("play", "duchess", "--deal", "1", stdin="")
-    assert result.returncode == 0 and "Goodbye" in result.stdout
+    assert result.returncode == 0 and "\nGoodbye" in result.stdout
 
 
 class ClosedPipe(io.StringIO):

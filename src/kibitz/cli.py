@@ -198,13 +198,28 @@ def run_deal(args: argparse.Namespace) -> int:
 
 
 def terminal_reader() -> LineReader:
-    """:func:`input`, with line editing when standard input is a terminal."""
-    if sys.stdin is not None and sys.stdin.isatty():
-        try:
-            import readline  # noqa: F401  (enables editing and history in input())
-        except ImportError:
-            pass
+    """:func:`input`, with line editing, when standard input is a terminal; otherwise
+    :func:`piped_reader`, which shows each line read as a terminal would."""
+    if sys.stdin is None or not sys.stdin.isatty():
+        return piped_reader
+    try:
+        import readline  # noqa: F401  (enables editing and history in input())
+    except ImportError:
+        pass
     return input
+
+
+def piped_reader(prompt: str) -> str:
+    """Read a line of piped input; write the prompt and the line to standard output, so
+    that a transcript shows each command on its own line (a terminal echoes them)."""
+    sys.stdout.write(prompt)
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if not line:
+        sys.stdout.write("\n")
+        raise EOFError
+    line = line.rstrip("\r\n")
+    sys.stdout.write(line + "\n")
+    return line
 
 
 def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
