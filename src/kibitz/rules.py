@@ -131,8 +131,9 @@ class Game:
 
     # -- play ----------------------------------------------------------------
 
-    def deal(self, number: int) -> State:
-        """The opening state of deal ``number`` (PySolFC's game number)."""
+    def deal(self, number: object) -> State:
+        """The opening state of deal ``number`` (PySolFC's game number), a whole number from
+        1 to 20 digits; anything else raises :class:`DealNumberError` (hence ``object``)."""
         from kibitz.deals import check_deal_number
         return self.rules.opening(self, check_deal_number(number))
 

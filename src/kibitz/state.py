@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 
 Key = tuple[tuple[bytes, ...], int, int]
 
-_set = object.__setattr__
-
 
 class State:
     """A position of a game: every pile, the round and the base rank.
@@ -40,11 +38,11 @@ class State:
 
     def __init__(self, game: Game, piles: tuple[bytes, ...], round: int = 1,
                  base: int | None = None) -> None:
-        _set(self, "game", game)
-        _set(self, "piles", piles)
-        _set(self, "round", round)
-        _set(self, "base", base)
-        _set(self, "_legal", None)
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "piles", piles)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "_legal", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"State is immutable: cannot set {name!r}")
@@ -97,7 +95,7 @@ class State:
         legal: tuple[Move, ...] | None = self._legal
         if legal is None:
             legal = self.game.generate_moves(self)
-            _set(self, "_legal", legal)
+            object.__setattr__(self, "_legal", legal)
         return legal
 
     def is_legal(self, move: Move) -> bool:
