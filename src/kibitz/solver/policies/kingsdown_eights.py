@@ -61,8 +61,8 @@ class KingsdownEightsPolicy(CanonicalPolicy):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=when_stock_empty)
-        self._black = tuple(f for f in game.foundations if game.piles[f].foundation.suit < 2)  # type: ignore[union-attr]
-        self._red = tuple(f for f in game.foundations if game.piles[f].foundation.suit >= 2)  # type: ignore[union-attr]
+        self._black = self.suit_piles[0] + self.suit_piles[1]
+        self._red = self.suit_piles[2] + self.suit_piles[3]
         self._sources = game.tableau + game.reserve
 
     def _thresholds(self, piles: tuple[bytes, ...]) -> tuple[int, int]:
