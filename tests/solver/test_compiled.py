@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,17 @@ def test_an_edited_source_or_another_python_turns_the_build_off(build: Path, tmp
     # An edited source in a real process: the stale build is not loaded.
     stale = run(compiled_env(copy))
     assert stale["active"] is False and str(stale["rules"]).endswith("rules.py")
+
+
+def test_ctrl_c_stops_a_compiled_solve_cleanly(build: Path) -> None:
+    """Ctrl-C waits for the search's next clock reading (``kibitz.solver.interrupts``): a
+    KeyboardInterrupt raised inside a native operation could abort the process instead."""
+    for attempt in range(3):
+        process = subprocess.Popen([sys.executable, "-m", "kibitz", "solve", "kingsdown-eights", "5",
+                                    "--timeout", "60"], env=compiled_env(build),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0 + 0.4 * attempt)
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=30)
+        assert process.returncode == 130, errors
+        assert "fatal" not in errors and "Traceback" not in errors, errors

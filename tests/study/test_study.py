@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -103,6 +108,40 @@ def test_interrupted_study_resumes_to_the_same_rows(tmp_path: Path) -> None:
         run_study(PLAN, store, stream=None)
         resumed = list(store.rows())
     assert comparable(resumed) == comparable(whole)
+
+
+def test_ctrl_c_at_the_terminal_stops_a_study_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C reaches every process of the terminal's group, workers included: the workers
+    leave the interruption to the coordinating process, which stores every finished batch,
+    ends the workers and says how to continue, with no worker traceback or crash."""
+    db = tmp_path / "s.db"
+    command = [sys.executable, "-m", "kibitz", "study", "kingsdown-eights", "--deals", "1-200",
+               "--timeout", "3", "--workers", "2", "--batch", "1", "--db", str(db)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+            if db.exists():
+                with Store(db) as store:
+                    if store.count() >= 2:
+                        break
+        assert process.poll() is None, "the study ended before it could be interrupted"
+        time.sleep(0.5)  # into the middle of the next deals
+        os.killpg(process.pid, signal.SIGINT)
+        _, errors = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, errors
+    assert "interrupted:" in errors and "run the same command again" in errors
+    assert "Traceback" not in errors and "fatal" not in errors, errors
+    with Store(db) as store:
+        stored = store.count()
+    assert stored >= 2 and f"interrupted: {stored:,} new results are stored" in errors
 
 
 def test_ray_backend_gives_the_same_rows_as_local(tmp_path: Path) -> None:

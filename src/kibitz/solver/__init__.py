@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kibitz.moves import Move
+from kibitz.solver import interrupts
 from kibitz.solver.policies import policy_for
 from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
@@ -64,15 +65,26 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
     """Decide ``state``: won (with the moves), lost (proved), or unknown (a limit was hit).
 
     A winning line has its loops cut out and is replayed through the rules before it is returned.
+    Ctrl-C stops the search between two nodes and raises ``KeyboardInterrupt``
+    (``kibitz.solver.interrupts``).
     """
-    limits = limits or Limits()
+    with interrupts.deferred():
+        result = _solve(state, limits or Limits())
+        if result.outcome is Outcome.WON:
+            result = replace(result, moves=without_loops(state, result.moves))
+            verify_win(state, result.moves)
+    return result
+
+
+def _solve(state: State, limits: Limits) -> SolveResult:
+    """The first pass and the full search of ``solve``, the winning line not yet replayed."""
     policy = policy_for(state.game)
     if policy.first_pass() is not None:
         share = policy.first_pass_share
         first = first_pass(state, policy, replace(
             limits, seconds=None if limits.seconds is None else limits.seconds * share,
             nodes=None if limits.nodes is None else max(1, int(limits.nodes * share))))
-        if first.outcome is Outcome.WON:
+        if first.outcome is Outcome.WON or first.reason == interrupts.INTERRUPTED:
             result = first
         else:
             rest = replace(
@@ -83,9 +95,6 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
                              states=result.states + first.states, peak_table=max(result.peak_table, first.peak_table))
     else:
         result = search(state, policy, limits)
-    if result.outcome is Outcome.WON:
-        result = replace(result, moves=without_loops(state, result.moves))
-        verify_win(state, result.moves)
     return result
 
 

@@ -6,12 +6,13 @@ import time
 from typing import Hashable
 
 from kibitz.moves import Move
+from kibitz.solver import interrupts
 from kibitz.solver.policy import Policy
 from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.state import State
 
 TIME_CHECK_EVERY = 512
-"""Nodes between clock readings."""
+"""Nodes between clock readings (and checks for Ctrl-C, ``kibitz.solver.interrupts``)."""
 
 
 class _Frame:
@@ -208,6 +209,8 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
         if nodes % TIME_CHECK_EVERY == 0:
             if deadline is not None and time.perf_counter() > deadline:
                 return result(Outcome.UNKNOWN, reason="time limit")
+            if interrupts.requested():
+                return result(Outcome.UNKNOWN, reason=interrupts.INTERRUPTED)
             probes += 1
             probed = policy.probe_moves
             found = policy.probe(root, probes)

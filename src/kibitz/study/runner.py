@@ -7,6 +7,7 @@ store, one transaction per batch, so an interrupted study keeps every finished b
 from __future__ import annotations
 
 import os
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -66,6 +67,14 @@ def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | 
                         tuple(str(m) for m in result.moves), result.nodes, result.states,
                         result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes))
     return rows
+
+
+def leave_interrupts_to_the_coordinator() -> None:
+    """Worker start-up: ignore Ctrl-C, which a terminal sends to every process of its group.
+    The coordinating process stores what is finished and ends the workers itself; a worker
+    interrupted inside compiled code (``kibitz.compiled``) could otherwise abort with a
+    misleading message."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def batches(deals: Sequence[int], size: int) -> Iterator[list[int]]:
@@ -131,7 +140,7 @@ def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Ro
         for batch in work:
             deliver(solve_batch(plan.game, plan.ruleset, batch, plan.timeout, plan.nodes))
         return
-    executor = ProcessPoolExecutor(max_workers=workers)
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=leave_interrupts_to_the_coordinator)
     try:
         pending: set[Future[list[Row]]] = set()
         queue = iter(work)

@@ -1,0 +1,58 @@
+"""Ctrl-C during a solve: the search stops between two nodes, then ``KeyboardInterrupt``.
+
+In the compiled build (:mod:`kibitz.compiled`) a ``KeyboardInterrupt`` raised in the middle
+of a native operation can abort the whole process. So :func:`kibitz.solver.solve` runs
+the search under :func:`deferred`: Ctrl-C only records the request, the search polls
+:func:`requested` at each clock reading and stops with the reason :data:`INTERRUPTED`,
+and ``solve`` then raises ``KeyboardInterrupt`` as usual.
+
+This module stays pure Python (it is not in ``kibitz.compiled.MODULES``): calling
+:func:`requested` enters the interpreter, which is where Python runs a pending signal
+handler; compiled code alone might not run it until the search ends.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from types import FrameType
+from typing import Iterator
+
+INTERRUPTED = "interrupted"
+"""The reason of a search stopped by Ctrl-C (``solve`` turns it into ``KeyboardInterrupt``)."""
+
+_requested = False
+
+
+def requested() -> bool:
+    """Whether Ctrl-C came during the current :func:`deferred` block."""
+    return _requested
+
+
+def _record(signum: int, frame: FrameType | None) -> None:
+    global _requested
+    _requested = True
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Record Ctrl-C instead of raising it at once; raise ``KeyboardInterrupt`` on leaving.
+
+    Only where Python's own handler is in place, in the main thread: a program that
+    handles SIGINT itself, a worker that ignores it, or a thread keeps its behaviour.
+    """
+    global _requested
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    _requested = False
+    signal.signal(signal.SIGINT, _record)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if _requested:
+            _requested = False
+            raise KeyboardInterrupt
