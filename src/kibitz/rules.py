@@ -148,6 +148,14 @@ class Game:
             self._resolved[move] = (source, target)
         return move
 
+    def ends(self, move: Move) -> tuple[int, int]:
+        """The pile indices of a move's source and target (not of a deal, which has none)."""
+        resolved = self._resolved.get(move)
+        if resolved is None:  # a move value made elsewhere (parsed, or built by hand)
+            resolved = (self.pile_index(move.source), self.pile_index(move.target))
+            self._resolved[move] = resolved
+        return resolved
+
     def generate_moves(self, state: State) -> tuple[Move, ...]:
         """Every legal move of ``state`` (prefer ``state.legal_moves``, which caches)."""
         rules = self.rules
@@ -186,12 +194,7 @@ class Game:
             after = self.rules.deal(self, state)
             assert after is not None, "deal applied where it is not legal"
             return after
-        resolved = self._resolved.get(move)
-        if resolved is None:  # a move value made elsewhere (parsed, or built by hand)
-            source, target = self.pile_index(move.source), self.pile_index(move.target)
-            self.move(source, target, move.size, -1 if move.position is None else move.position)
-        else:
-            source, target = resolved
+        source, target = self.ends(move)
         piles = list(state.piles)
         pile = piles[source]
         if move.position is not None:

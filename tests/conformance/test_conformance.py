@@ -74,11 +74,16 @@ def check_legal_moves(state: State, rng: random.Random) -> None:
     assert generated == expected, (
         f"{state}\nnot legal by the rules but generated: {sorted(map(str, generated - expected))}\n"
         f"legal by the rules but not generated: {sorted(map(str, expected - generated))}")
+    names = state.game.pile_names()
     for move in legal:
         assert parse_move(str(move)) == move
+        if not move.is_deal:
+            assert tuple(names[i] for i in state.game.ends(move)) == (move.source, move.target)
         check_apply(state, move)
     illegal = [move for move in candidates if move not in expected]
     for move in rng.sample(illegal, min(ILLEGAL_SAMPLES, len(illegal))):
+        if not move.is_deal:
+            assert tuple(names[i] for i in state.game.ends(move)) == (move.source, move.target)
         assert not state.is_legal(move)
         with pytest.raises(IllegalMoveError):
             state.apply(move)

@@ -47,6 +47,7 @@ class CicelyPolicy(CanonicalPolicy):
         tableau = self.tableau_set
         cells = self.reserve_set
         columns_alike = not piles[self.game.stock]
+        game = self.game
         ranked: list[tuple[int, Move]] = []
         empty_cell = -1
         empty_column = -1
@@ -54,7 +55,7 @@ class CicelyPolicy(CanonicalPolicy):
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
-            source, target = self.ends(move)
+            source, target = game.ends(move)
             if source in foundations:
                 up, down = self.suit_piles[piles[source][-1] // 13]
                 if len(piles[up]) + len(piles[down]) == 26:

@@ -92,21 +92,12 @@ class CanonicalPolicy(Policy):
         self.next_ranks = tuple((i, spec.foundation.suit * 13, spec.foundation.first, spec.foundation.step)
                                 for i, spec in enumerate(game.piles) if spec.foundation is not None)
         self.dig_sources = {game.piles[i].name: i for i in game.tableau + game.reserve if not game.piles[i].cell}
-        # For the per-game move orders: pile sets, each suit's foundations, and moves' pile indices.
+        # For the per-game move orders: pile sets and each suit's foundations.
         self.foundation_set = frozenset(game.foundations)
         self.tableau_set = frozenset(game.tableau)
         self.reserve_set = frozenset(game.reserve)
         self.suit_piles = tuple(tuple(i for i in game.foundations if specs_by_pile[i].suit == s)
                                 for s in range(4))
-        self._ends: dict[Move, tuple[int, int]] = {}
-
-    def ends(self, move: Move) -> tuple[int, int]:
-        """The pile indices of a (non-deal) move's source and target."""
-        ends = self._ends.get(move)
-        if ends is None:
-            ends = (self.game.pile_index(move.source), self.game.pile_index(move.target))
-            self._ends[move] = ends
-        return ends
 
     def key(self, state: State) -> Hashable:
         game = self.game

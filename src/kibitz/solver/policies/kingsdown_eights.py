@@ -99,13 +99,14 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         foundations = self.foundation_set
         tableau = self.tableau_set
         thresholds = self._thresholds(piles)
+        game = self.game
         ranked: list[tuple[int, Move]] = []
         empty_target = -1
         for move in state.game.generate_moves(state):
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
-            source, target = self.ends(move)
+            source, target = game.ends(move)
             if source in foundations:
                 if target in foundations:
                     continue  # transfer: same key
