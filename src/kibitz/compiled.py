@@ -30,8 +30,10 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 MODULES = (
     "kibitz.cards", "kibitz.moves", "kibitz.state", "kibitz.rules",
@@ -159,6 +161,55 @@ def build(folder: Path = DEFAULT_FOLDER) -> str:
     (folder / MANIFEST).write_text(json.dumps({"suffix": SUFFIX, "modules": modules, "support": support},
                                               indent=1) + "\n")
     return check(folder)[1]
+
+
+SOLVE_APART = """
+import json, sys, time
+import kibitz
+import kibitz.rules
+from kibitz import compiled
+from kibitz.solver import Limits, solve
+rows = []
+for slug, number, nodes in json.loads(sys.argv[1]):
+    started = time.process_time()
+    row = solve(kibitz.game(slug).deal(number), Limits(seconds=None, nodes=nodes)).as_dict()
+    row["cpu"] = time.process_time() - started
+    del row["seconds"]
+    rows.append(row)
+print(json.dumps({"active": compiled.ACTIVE, "status": compiled.STATUS, "rules": kibitz.rules.__file__,
+                  "rows": rows}))
+"""
+
+
+@dataclass(frozen=True)
+class SolvedApart:
+    """What :func:`solve_apart` reports from its process."""
+
+    active: bool
+    """Whether the process ran the compiled modules."""
+    status: str
+    """Its :data:`STATUS`."""
+    rules: str
+    """The file its ``kibitz.rules`` came from."""
+    rows: list[dict[str, Any]]
+    """Each case's ``SolveResult.as_dict()``, with the CPU seconds of the solve (``cpu``) in
+    place of its clock time."""
+
+
+def solve_apart(cases: Sequence[tuple[str, int, int]], *, pure: bool = False,
+                folder: Path | None = None) -> SolvedApart:
+    """Solve ``(game, deal, node limit)`` cases in a new Python process, to compare the build
+    with the sources: pure Python with ``pure``, else the build in ``folder`` (by default
+    where :func:`install` looks). Node limits make both searches the same step by step.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "KIBITZ_PURE_PYTHON"}
+    if pure:
+        env["KIBITZ_PURE_PYTHON"] = "1"
+    if folder is not None:
+        env["KIBITZ_COMPILED_DIR"] = str(folder)
+    out = subprocess.run([sys.executable, "-c", SOLVE_APART, json.dumps(list(cases))], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return SolvedApart(**json.loads(out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,29 +22,9 @@ CASES = [("kingsdown-eights", 1, 3000), ("kingsdown-eights", 5, 3000), ("cicely"
          ("napoleons-flank", 4, 3000), ("grand-duchess", 3, 3000), ("parisienne", 7, 3000)]
 """(game, deal, node limit): node limits make the search deterministic."""
 
-PROGRAM = """
-import json, sys, kibitz
-from kibitz import compiled
-from kibitz.solver import Limits, solve
-import kibitz.rules
-rows = [solve(kibitz.game(slug).deal(n), Limits(seconds=None, nodes=nodes)).as_dict()
-        for slug, n, nodes in json.loads(sys.argv[1])]
-print(json.dumps({"active": compiled.ACTIVE, "status": compiled.STATUS,
-                  "rules": kibitz.rules.__file__, "rows": rows}))
-"""
-
-
-def run(env: dict[str, str]) -> dict[str, object]:
-    out = subprocess.run([sys.executable, "-c", PROGRAM, json.dumps(CASES)], env=env,
-                         capture_output=True, text=True, check=True).stdout
-    result: dict[str, object] = json.loads(out)
-    return result
-
-
-def compiled_env(folder: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "KIBITZ_PURE_PYTHON"}
-    env["KIBITZ_COMPILED_DIR"] = str(folder)
-    return env
+def same(row: dict[str, object]) -> dict[str, object]:
+    """What must agree between the build and the sources (everything but the clock)."""
+    return {k: v for k, v in row.items() if k not in ("seconds", "cpu")}
 
 
 @pytest.fixture(scope="module")
@@ -59,24 +39,19 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_compiled_build_solves_exactly_as_the_sources(build: Path) -> None:
-    fast = run(compiled_env(build))
-    assert fast["active"] is True, fast["status"]
-    assert str(fast["rules"]).startswith(str(build)) and str(fast["rules"]).endswith(compiled.SUFFIX)
+    fast = compiled.solve_apart(CASES, folder=build)
+    assert fast.active, fast.status
+    assert fast.rules.startswith(str(build)) and fast.rules.endswith(compiled.SUFFIX)
     expected = [solve(kibitz.game(slug).deal(n), Limits(seconds=None, nodes=nodes)).as_dict()
                 for slug, n, nodes in CASES]
-
-    def same(row: dict[str, object]) -> dict[str, object]:
-        return {k: v for k, v in row.items() if k != "seconds"}
-    assert [same(r) for r in fast["rows"]] == [same(r) for r in expected]  # type: ignore[attr-defined]
+    assert [same(r) for r in fast.rows] == [same(r) for r in expected]
     assert {r["outcome"] for r in expected} >= {"won", "unknown"}  # both kinds compared
 
 
 def test_kibitz_pure_python_turns_the_build_off(build: Path) -> None:
-    env = compiled_env(build)
-    env["KIBITZ_PURE_PYTHON"] = "1"
-    plain = run(env)
-    assert plain["active"] is False and "KIBITZ_PURE_PYTHON" in str(plain["status"])
-    assert str(plain["rules"]).endswith("rules.py")
+    plain = compiled.solve_apart(CASES[:1], pure=True, folder=build)
+    assert not plain.active and "KIBITZ_PURE_PYTHON" in plain.status
+    assert plain.rules.endswith("rules.py")
 
 
 def test_an_edited_source_or_another_python_turns_the_build_off(build: Path, tmp_path: Path) -> None:
@@ -98,16 +73,18 @@ def test_an_edited_source_or_another_python_turns_the_build_off(build: Path, tmp
     assert compiled.check(copy)[0] is None and "unreadable" in compiled.check(copy)[1]
     assert compiled.check(tmp_path / "nothing")[1].startswith("off: not built")
     # An edited source in a real process: the stale build is not loaded.
-    stale = run(compiled_env(copy))
-    assert stale["active"] is False and str(stale["rules"]).endswith("rules.py")
+    stale = compiled.solve_apart(CASES[:1], folder=copy)
+    assert not stale.active and stale.rules.endswith("rules.py")
 
 
 def test_ctrl_c_stops_a_compiled_solve_cleanly(build: Path) -> None:
     """Ctrl-C waits for the search's next clock reading (``kibitz.solver.interrupts``): a
     KeyboardInterrupt raised inside a native operation could abort the process instead."""
+    env = {k: v for k, v in os.environ.items() if k != "KIBITZ_PURE_PYTHON"}
+    env["KIBITZ_COMPILED_DIR"] = str(build)
     for attempt in range(3):
         process = subprocess.Popen([sys.executable, "-m", "kibitz", "solve", "kingsdown-eights", "5",
-                                    "--timeout", "60"], env=compiled_env(build),
+                                    "--timeout", "60"], env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(1.0 + 0.4 * attempt)
         process.send_signal(signal.SIGINT)
