@@ -60,6 +60,9 @@ class Rules:
     targets: tuple[TargetRule, ...]
     deal: DealRule
     """The state after a click on the stock, or ``None`` when no click is allowed."""
+    can_deal: Callable[["Game", State], bool] | None = None
+    """Whether a click on the stock is allowed, when that is cheaper to tell than to make
+    the click (it must agree with ``deal``); ``None``: move generation asks ``deal``."""
     permits: PermitRule | None = None
     """Extra check of (state, source, target, count) beyond what targets want."""
     after_move: AfterMoveRule | None = None
@@ -156,13 +159,21 @@ class Game:
             self._resolved[move] = resolved
         return resolved
 
-    def generate_moves(self, state: State) -> tuple[Move, ...]:
-        """Every legal move of ``state`` (prefer ``state.legal_moves``, which caches)."""
+    def generate_moves(self, state: State, alike: Sequence[frozenset[int]] = ()) -> tuple[Move, ...]:
+        """Every legal move of ``state`` (prefer ``state.legal_moves``, which caches).
+
+        ``alike``: groups of piles that the caller treats as interchangeable (a search whose
+        keys ignore their order). A card that may go to any empty pile then goes only to the
+        first empty pile of each group: the others would give the same position with its
+        piles renamed.
+        """
         rules = self.rules
         wants: Wants = {}
         anywhere: list[int] = []
         for target_rule in rules.targets:
             target_rule(self, state, wants, anywhere)
+        if alike and len(anywhere) > 1:
+            anywhere = first_of_each_group(anywhere, alike)
         units: list[Unit] = []
         for source_rule in rules.sources:
             source_rule(self, state, units)
@@ -176,7 +187,8 @@ class Game:
             for target in targets:
                 if target != source and (permits is None or permits(self, state, source, target, count)):
                     moves.append(make(source, target, count, index))
-        if rules.deal(self, state) is not None:
+        can_deal = rules.can_deal
+        if can_deal(self, state) if can_deal is not None else rules.deal(self, state) is not None:
             moves.append(DEAL)
         return tuple(moves)
 
@@ -292,6 +304,22 @@ class Game:
 
 
 _SHORTHAND = re.compile(r"(s|w|[ftr][1-8])(?:#(\d{1,3}))?(?:>([ftr][1-8]?))?(?:/([1-9]\d{0,2}))?")
+
+
+def first_of_each_group(piles: list[int], groups: Sequence[frozenset[int]]) -> list[int]:
+    """``piles`` without those that follow another pile of the same group."""
+    kept: list[int] = []
+    taken: set[int] = set()
+    for i in piles:
+        for k, group in enumerate(groups):
+            if i in group:
+                if k not in taken:
+                    taken.add(k)
+                    kept.append(i)
+                break
+        else:
+            kept.append(i)
+    return kept
 
 
 def _is_shorthand(text: str) -> bool:
@@ -426,6 +454,11 @@ def deal_cards(stock: bytes, n: int) -> tuple[bytes, bytes]:
         return b"", stock
     dealt = stock[len(stock) - n:][::-1].translate(FACE_UP)
     return dealt, stock[:len(stock) - n]
+
+
+def stock_has_cards(game: Game, state: State) -> bool:
+    """``Rules.can_deal`` of a game without redeals: the stock has cards."""
+    return bool(state.piles[game.stock])
 
 
 def deal_while_stock_lasts(deal: Callable[["Game", list[bytes]], None]) -> DealRule:

@@ -91,6 +91,23 @@ def check_legal_moves(state: State, rng: random.Random) -> None:
             state.apply(str(move))
 
 
+def check_alike(state: State) -> None:
+    """With a group of piles treated as interchangeable, move generation keeps, for each
+    movable unit, one move onto an empty pile of the group, and drops only the others."""
+    game = state.game
+    legal = set(state.legal_moves)
+    for group in (frozenset(game.tableau), frozenset(game.reserve), frozenset(game.tableau + game.reserve)):
+        kept = game.generate_moves(state, (group,))
+        assert len(set(kept)) == len(kept) and set(kept) <= legal
+        onto_empty = {move for move in legal
+                      if not move.is_deal and game.ends(move)[1] in group and not state.piles[game.ends(move)[1]]}
+        assert legal - set(kept) <= onto_empty
+        for move in onto_empty:
+            unit = (move.source, move.size, move.position)
+            assert sum((m.source, m.size, m.position) == unit for m in onto_empty & set(kept)) == 1, (
+                f"{state}\n{move}: not one move of its unit kept onto the empty piles of {sorted(group)}")
+
+
 def check_apply(state: State, move: Move) -> State:
     """``apply`` leaves its input alone and gives what the rules say."""
     before = (state.piles, state.round, state.base, format_state(state))
@@ -157,6 +174,7 @@ def check_state(state: State, rng: random.Random) -> None:
     assert reference.layout_problems(state) == [], f"{state}: {reference.layout_problems(state)}"
     check_cards_conserved(state)
     check_legal_moves(state, rng)
+    check_alike(state)
     check_notation(state)
     check_won_and_over(state)
     check_view(state)

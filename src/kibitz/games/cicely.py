@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
-from kibitz.rules import (deal_while_stock_lasts, UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards,
-                          empty_piles_take_any, foundations_take_next, stock_bytes, top_cards)
+from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
+                          empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
 
 INFO = GameInfo(
@@ -43,5 +43,6 @@ STANDARD = Rules(
     targets=(foundations_take_next, builds_on(TABLEAU, UP_OR_DOWN_IN_SUIT),
              empty_piles_take_any(TABLEAU), empty_piles_take_any(RESERVE)),
     deal=deal_while_stock_lasts(deal_passes),
+    can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kibitz.deals import shuffle
 from kibitz.piles import TWICE_UP, PileKind, Spread, layout
-from kibitz.rules import (deal_while_stock_lasts, DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards,
-                          empty_piles_take_any, foundations_take_next, stock_bytes, top_cards)
+from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
+                          empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
 
 INFO = GameInfo(
@@ -43,5 +43,6 @@ STANDARD = Rules(
     targets=(foundations_take_next, builds_on(TABLEAU, DOWN_ALTERNATE),
              empty_piles_take_any(TABLEAU)),
     deal=deal_while_stock_lasts(deal_reserve),
+    can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

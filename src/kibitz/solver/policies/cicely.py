@@ -40,18 +40,21 @@ class CicelyPolicy(CanonicalPolicy):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_stock_empty, reserve=always)
+        self._cells_alike = (self.reserve_set,)
+        self._cells_and_columns_alike = (self.reserve_set, self.tableau_set)
 
     def ordered_moves(self, state: State) -> list[Move]:
         piles = state.piles
         foundations = self.foundation_set
         tableau = self.tableau_set
         cells = self.reserve_set
-        columns_alike = not piles[self.game.stock]
         game = self.game
+        columns_alike = not piles[game.stock]
+        alike = self._cells_and_columns_alike if columns_alike else self._cells_alike
         ranked: list[tuple[int, Move]] = []
         empty_cell = -1
         empty_column = -1
-        for move in state.game.generate_moves(state):
+        for move in game.generate_moves(state, alike):
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue

@@ -64,6 +64,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         self._black = self.suit_piles[0] + self.suit_piles[1]
         self._red = self.suit_piles[2] + self.suit_piles[3]
         self._sources = game.tableau + game.reserve
+        self._columns_alike = (self.tableau_set,)
 
     def _thresholds(self, piles: tuple[bytes, ...]) -> tuple[int, int]:
         """``(m(black), m(red))``: the shortest foundation of each colour."""
@@ -102,7 +103,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         game = self.game
         ranked: list[tuple[int, Move]] = []
         empty_target = -1
-        for move in state.game.generate_moves(state):
+        for move in game.generate_moves(state, self._columns_alike):
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
