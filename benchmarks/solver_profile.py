@@ -5,12 +5,13 @@ to it, so the compiled build is switched off) and shares the time among the part
 search: move generation (the rules), applying moves, keys, move order, safe moves, proofs
 of loss, probes and the search loop itself. A function that is none of these (a built-in
 such as ``len`` or ``sorted``, a helper) counts for the parts that called it, in
-proportion to the time spent in the calls from each. Profiling slows everything by about
-two, so the nodes per second are only comparable with each other.
+proportion to the time spent in the calls from each. Profiling slows the search two to
+four times, so the nodes per second are only comparable with each other.
 
-The default deals are, per game, deals that the solver left undecided at 3 s, or decided
-only after several seconds, when this script was written (deals 1-300 of Duchess and
-Cicely, 1-200 and 10001-14000 of Tournament, 1-30 of Kingsdown Eights).
+The default deals are, per game, deals that the solver left undecided at 3 or 10 s when
+this script was written (among deals 1-300 of Duchess and Cicely, 1-200 and 10001-14000
+of Tournament and Napoleon's Flank, 1-30 of Kingsdown Eights); Grand Duchess and
+Parisienne, which leave none undecided, get their first five deals.
 
     .venv/bin/python benchmarks/solver_profile.py [--nodes 40000] [--games duchess,cicely] [--deals 9,143]
 """
