@@ -25,19 +25,11 @@ from kibitz import compiled
 from kibitz.solver import Limits, Outcome, solve
 from kibitz.solver.policies import policy_for
 from kibitz.solver.search import first_pass, search
+from kibitz.study.commands import parse_deals
 
 Run = tuple[Outcome, float]
 Row = tuple[int, Run, Run, Run]
 """A deal number, then the outcome and seconds of solve, the first pass and the full search."""
-
-
-def parse_deals(text: str) -> list[int]:
-    """``1-300`` or ``9,143,200-210``."""
-    deals: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        deals += range(int(first), int(last or first) + 1)
-    return deals
 
 
 def measure(job: tuple[str, str, int, float]) -> Row:

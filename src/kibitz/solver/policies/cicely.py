@@ -2,11 +2,12 @@
 
 **Pruning (each drops only moves whose result has the key of another kept move's result).**
 
-- Cells are interchangeable (the key sorts them): a card goes to only one empty cell, and
-  a cell card never moves to another empty cell.
+- Cells are interchangeable (the key sorts them): a card goes to only one empty cell (move
+  generation offers one, ``Game.generate_moves(state, alike)``), and a cell card never
+  moves to another empty cell.
 - Once the stock is empty the columns are interchangeable too (no deal can tell them
-  apart): a card goes to only one empty column, and the only card of a column never moves
-  to another empty column.
+  apart): a card goes to only one empty column (the same way), and the only card of a
+  column never moves to another empty column.
 
 **Complete suits.** When all 26 cards of a suit are on its foundations, none of them goes
 back to play (a transfer between the suit's foundations is still allowed). Only cards of
@@ -52,9 +53,7 @@ class CicelyPolicy(CanonicalPolicy):
         columns_alike = not piles[game.stock]
         alike = self._cells_and_columns_alike if columns_alike else self._cells_alike
         ranked: list[tuple[int, Move]] = []
-        empty_cell = -1
-        empty_column = -1
-        for move in game.generate_moves(state, alike):
+        for move in game.generate_moves(state, alike):  # one empty cell; one empty column once alike
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
@@ -71,19 +70,10 @@ class CicelyPolicy(CanonicalPolicy):
             elif target in cells:
                 if source in cells:
                     continue  # cell to cell: same key
-                if empty_cell < 0:
-                    empty_cell = target
-                elif target != empty_cell:
-                    continue  # empty cells are interchangeable
                 ranked.append((FROM_FOUNDATION if source in foundations else TO_CELL, move))
             elif not piles[target]:
-                if columns_alike:
-                    if source in tableau and len(piles[source]) == 1:
-                        continue  # a lone card to another empty column: same key
-                    if empty_column < 0:
-                        empty_column = target
-                    elif target != empty_column:
-                        continue  # empty columns are interchangeable
+                if columns_alike and source in tableau and len(piles[source]) == 1:
+                    continue  # a lone card to another empty column: same key
                 ranked.append((FROM_FOUNDATION if source in foundations else TO_EMPTY_COLUMN, move))
             else:
                 ranked.append((FROM_FOUNDATION if source in foundations else BUILD, move))

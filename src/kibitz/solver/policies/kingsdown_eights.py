@@ -36,7 +36,8 @@ uncovers, earlier, cards that the line reaches after moving it.
 
 **Other pruning.** A transfer between the two foundations of a suit gives a position with
 the same key (their order is dropped), so it is never generated. Columns are
-interchangeable, so a card goes to only one empty column, and the only card of a column
+interchangeable, so a card goes to only one empty column (move generation offers one,
+``Game.generate_moves(state, alike)``), and the only card of a column
 never moves to another empty column.
 """
 
@@ -102,8 +103,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
         thresholds = self._thresholds(piles)
         game = self.game
         ranked: list[tuple[int, Move]] = []
-        empty_target = -1
-        for move in game.generate_moves(state, self._columns_alike):
+        for move in game.generate_moves(state, self._columns_alike):  # one empty column
             if move.is_deal:
                 ranked.append((DEAL_LAST, move))
                 continue
@@ -119,10 +119,6 @@ class KingsdownEightsPolicy(CanonicalPolicy):
             elif not piles[target]:
                 if source in tableau and len(piles[source]) == 1:
                     continue  # a lone card to another empty column: same key
-                if empty_target < 0:
-                    empty_target = target
-                elif target != empty_target:
-                    continue  # empty columns are interchangeable
                 ranked.append((TO_EMPTY, move))
             else:
                 ranked.append((FROM_RESERVE if source in self.reserve_set else BUILD, move))
