@@ -181,3 +181,17 @@ def test_states_are_never_changed(history: History) -> None:
     assert str(history.start) == start_text
     history.undo()
     assert str(history.state) == middle_text
+
+
+def test_move_count_and_line_follow_undo_redo_and_a_new_move(history: History) -> None:
+    """``move_count`` is ``len(moves)``; ``line`` holds the played moves and then the redo line."""
+    history.play("r3>t5")
+    history.play("deal")
+    played = history.moves
+    history.undo()
+    assert history.move_count == len(history.moves) == 1
+    assert history.line == played
+    history.play("r8>t1")
+    assert history.line == history.moves and history.move_count == 2
+    history.restart()
+    assert history.move_count == 0 and history.line[0] == played[0]

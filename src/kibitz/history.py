@@ -48,6 +48,16 @@ class History:
         return tuple(self._moves[:self._cursor])
 
     @property
+    def move_count(self) -> int:
+        """How many moves lead from the start to the current state (``len(moves)``, in constant time)."""
+        return self._cursor
+
+    @property
+    def line(self) -> tuple[Move, ...]:
+        """Every move of the line: those played, then those undone that redo would play again."""
+        return tuple(self._moves)
+
+    @property
     def can_undo(self) -> bool:
         return self._cursor > 0
 
