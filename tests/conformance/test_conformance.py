@@ -6,13 +6,13 @@ to the foundations first, so that late-game states are reached). At every step t
 engine must agree with :mod:`conformance.reference`, a plain reading of RULES.md:
 the same legal moves, the same result for each of them, the same won flag; and the
 state must conserve its cards, round-trip through its notations, hide what a player
-may not see, and survive undo and redo unchanged.
+may not see, and survive undo and redo unchanged. The checks are in
+:mod:`conformance.checks`, shared with ``benchmarks/conformance_soak.py``.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from typing import Iterator
 
@@ -21,21 +21,19 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import kibitz
-from kibitz import DEAL, IllegalMoveError, Move, State, parse_move
+from kibitz import DEAL, Move, State
 from kibitz.cards import RANKS
 from kibitz.deals import MAX_DEAL_NUMBER
 from kibitz.history import History
-from kibitz.notation import format_state, layout_of, parse_state, state_from_layout
-from kibitz.state import Key
+from kibitz.notation import format_state, parse_state
 
 from conformance import reference
+from conformance.checks import check_apply, check_state, choose, play_and_check_undo
 from conftest import GAMES_AND_RULESETS as PAIRS
 
 PAIR_IDS = [f"{slug}-{ruleset}" for slug, ruleset in PAIRS]
 MAX_STEPS = 300
 """Moves per play-out at most."""
-ILLEGAL_SAMPLES = 3
-"""Reference-illegal candidates tried on the engine at each step."""
 
 DEAL_NUMBERS = st.one_of(
     st.integers(1, 31_999),                      # Microsoft generator
@@ -54,162 +52,7 @@ QUICK_SETTINGS = settings(
 pair_parameters = pytest.mark.parametrize("slug,ruleset", PAIRS, ids=PAIR_IDS)
 
 
-# -- the checks of one state ------------------------------------------------------------------
-
-def check_cards_conserved(state: State) -> None:
-    """Each of the 52 identities appears exactly ``packs`` times."""
-    packs = reference.FACTS[state.game.slug].packs
-    counts = Counter(reference.identity(card) for pile in state.piles for card in pile)
-    assert counts == Counter({identity: packs for identity in range(52)}), "cards not conserved"
-
-
-def check_legal_moves(state: State, rng: random.Random) -> None:
-    """The engine's moves are exactly the reference's, each one applies as the reference says."""
-    legal = state.legal_moves
-    assert len(set(legal)) == len(legal), f"duplicate moves in {legal}"
-    table = reference.Table.of(state)
-    candidates = list(reference.candidate_moves(table))
-    expected = {move for move in candidates if reference.allows(table, move)}
-    generated = set(legal)
-    assert generated == expected, (
-        f"{state}\nnot legal by the rules but generated: {sorted(map(str, generated - expected))}\n"
-        f"legal by the rules but not generated: {sorted(map(str, expected - generated))}")
-    names = state.game.pile_names()
-    for move in legal:
-        assert parse_move(str(move)) == move
-        if not move.is_deal:
-            assert tuple(names[i] for i in state.game.ends(move)) == (move.source, move.target)
-        check_apply(state, move)
-    illegal = [move for move in candidates if move not in expected]
-    for move in rng.sample(illegal, min(ILLEGAL_SAMPLES, len(illegal))):
-        if not move.is_deal:
-            assert tuple(names[i] for i in state.game.ends(move)) == (move.source, move.target)
-        assert not state.is_legal(move)
-        with pytest.raises(IllegalMoveError):
-            state.apply(move)
-        with pytest.raises(IllegalMoveError):
-            state.apply(str(move))
-
-
-def check_alike(state: State) -> None:
-    """With a group of piles treated as interchangeable, move generation keeps, for each
-    movable unit, one move onto an empty pile of the group, and drops only the others."""
-    game = state.game
-    legal = set(state.legal_moves)
-    for group in (frozenset(game.tableau), frozenset(game.reserve), frozenset(game.tableau + game.reserve)):
-        kept = game.generate_moves(state, (group,))
-        assert len(set(kept)) == len(kept) and set(kept) <= legal
-        onto_empty = {move for move in legal
-                      if not move.is_deal and game.ends(move)[1] in group and not state.piles[game.ends(move)[1]]}
-        assert legal - set(kept) <= onto_empty
-        for move in onto_empty:
-            unit = (move.source, move.size, move.position)
-            assert sum((m.source, m.size, m.position) == unit for m in onto_empty & set(kept)) == 1, (
-                f"{state}\n{move}: not one move of its unit kept onto the empty piles of {sorted(group)}")
-
-
-def check_apply(state: State, move: Move) -> State:
-    """``apply`` leaves its input alone and gives what the rules say."""
-    before = (state.piles, state.round, state.base, format_state(state))
-    after = state.apply(move)
-    assert (state.piles, state.round, state.base, format_state(state)) == before, f"{move} mutated its input"
-    assert after.game is state.game
-    assert reference.outcome_of(after) == reference.after(state, move), f"{state}\n{move} gave {after}"
-    return after
-
-
-def check_notation(state: State) -> None:
-    """The one-line form and the layout object round-trip; equal states share key and hash."""
-    text = format_state(state)
-    again = parse_state(text)
-    assert again == state and again.key == state.key and hash(again) == hash(state)
-    assert format_state(again) == text
-    assert str(state) == text
-    from_layout = state_from_layout(state.game, layout_of(state))
-    assert from_layout == state and from_layout.key == state.key
-
-
-def check_won_and_over(state: State) -> None:
-    """Won means every card on a foundation; over means won or no legal move left."""
-    won = state.is_won()
-    assert won == reference.is_won(state)
-    foundation_cards = sum(len(state.piles[i]) for i in state.game.foundations)
-    assert won == (foundation_cards == 52 * reference.FACTS[state.game.slug].packs)
-    assert state.is_over() == (won or not state.legal_moves)
-
-
-CARD_CODE = re.compile(r"\b[A2-9TJQK][CSHD]\b")
-
-
-def check_view(state: State) -> None:
-    """The view shows exactly the cards a player may see, position by position."""
-    view = state.view()
-    names = [spec.name for spec in state.game.piles]
-    assert view.pile_names == tuple(names)
-    assert (view.slug, view.ruleset, view.round, view.base) == (
-        state.game.slug, state.game.ruleset, state.round, state.base)
-    tokens = str(view).split(" ")
-    base = "-" if state.base is None else RANKS[state.base]
-    assert tokens[:4] == [state.game.slug, state.game.ruleset, f"round={state.round}", f"base={base}"]
-    assert len(tokens) == 4 + len(names)
-    visible: Counter[str] = Counter()
-    for name, pile, shown, field in zip(names, state.piles, view.piles, tokens[4:]):
-        label, _, text = field.partition("=")
-        assert label == name
-        codes = text.split(",") if text else []
-        assert len(pile) == len(shown) == len(codes), f"{name}: view has another number of cards"
-        for position, card in enumerate(pile):
-            if reference.is_hidden(state, name, position):
-                assert shown[position] is None, f"{name}#{position} shows a hidden card"
-                assert codes[position] == "??", f"{name}#{position} prints a hidden card"
-            else:
-                assert shown[position] == card, f"{name}#{position} should show {reference.code(card)}"
-                assert codes[position] == reference.code(card)
-                visible[codes[position]] += 1
-    assert Counter(CARD_CODE.findall(str(view))) == visible, "the view's text names a hidden card"
-
-
-def check_state(state: State, rng: random.Random) -> None:
-    """Every per-state property."""
-    assert reference.layout_problems(state) == [], f"{state}: {reference.layout_problems(state)}"
-    check_cards_conserved(state)
-    check_legal_moves(state, rng)
-    check_alike(state)
-    check_notation(state)
-    check_won_and_over(state)
-    check_view(state)
-
-
 # -- play-outs ---------------------------------------------------------------------------------
-
-def is_progress(move: Move) -> bool:
-    """A card played to a foundation from elsewhere."""
-    return move.target.startswith("f") and not move.source.startswith("f")
-
-
-def choose(state: State, rng: random.Random, greedy: bool, seen: set[Key]) -> Move | None:
-    """A random legal move; or greedily: a card to a foundation, else a move to a new position
-    that allows one, else (at random) a deal or a move to a new position. None when the
-    greedy player has nothing new to try."""
-    legal = list(state.legal_moves)
-    if not greedy:
-        return rng.choice(legal)
-    progress = [move for move in legal if is_progress(move)]
-    if progress:
-        return rng.choice(progress)
-    fresh = []
-    for move in legal:
-        if not move.is_deal and not move.source.startswith("f"):
-            after = state.apply(move)
-            if after.key not in seen:
-                fresh.append((move, any(is_progress(m) for m in after.legal_moves)))
-    promising = [move for move, opens in fresh if opens]
-    if promising:
-        return rng.choice(promising)
-    if fresh and (DEAL not in legal or rng.random() < 0.7):
-        return rng.choice(fresh)[0]
-    return DEAL if DEAL in legal else None
-
 
 def play_out(game: kibitz.Game, number: int, seed: int, greedy: bool) -> Iterator[State]:
     """The states of one play-out (checking undo and redo along the way)."""
@@ -222,11 +65,8 @@ def play_out(game: kibitz.Game, number: int, seed: int, greedy: bool) -> Iterato
         move = None if state.is_over() else choose(state, rng, greedy, seen)
         if move is None:
             return
-        after = history.play(move)
+        after = play_and_check_undo(history, move)
         seen.add(after.key)
-        assert history.undo() == state
-        redone = history.redo()
-        assert redone is after and format_state(redone) == format_state(after)
         yield after
 
 
