@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import random
 import re
+import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import kibitz
-from kibitz.errors import RecordError
-from kibitz.history import History
-from kibitz.moves import Move
-from kibitz.records import (MAGIC, Record, format_record, load, parse_record, record_of, save)
+from kibitz import records
+from kibitz.errors import InvalidMoveError, RecordError
+from kibitz.history import History, ReplayError
+from kibitz.moves import Move, parse_move
+from kibitz.printable import printable
+from kibitz.records import (MAGIC, Record, format_record, load, parse_history, parse_record, record_of,
+                            save)
+from kibitz.rules import Game
 
 from conftest import GAMES_AND_RULESETS
 
@@ -493,3 +500,288 @@ def test_record_value_replays() -> None:
     bad = Record(game, 1, (Move("r5", "f4"), Move("r5", "f8")))
     with pytest.raises(RecordError, match=r"move 2 \(r5>f8\)"):
         bad.history()
+
+
+# -- hostile files: size, names, controls, editors' line ends --------------------------
+
+def test_load_reads_no_more_than_the_size_limit_of_dev_zero() -> None:
+    """/dev/zero never ends: it is refused at the size limit, not read until memory runs out."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(RecordError) as caught:
+        load("/dev/zero")
+    assert f"{records.MAX_RECORD_BYTES:,} bytes" in str(caught.value)
+
+
+def test_load_stops_reading_a_pipe_at_the_size_limit(tmp_path: Path) -> None:
+    """A pipe that keeps writing is read up to the limit and one byte, then refused."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    fifo = tmp_path / "endless.kibitz"
+    os.mkfifo(fifo)
+    written = 0
+
+    def write_forever() -> None:
+        nonlocal written
+        chunk = b"x" * 65536
+        try:
+            with open(fifo, "wb") as pipe:
+                while written < 4 * records.MAX_RECORD_BYTES:
+                    pipe.write(chunk)
+                    written += len(chunk)
+        except BrokenPipeError:  # the reader closed its end: what the test expects
+            pass
+
+    writer = threading.Thread(target=write_forever, daemon=True)
+    writer.start()
+    with pytest.raises(RecordError, match="larger than a record can be"):
+        load(fifo)
+    writer.join(timeout=30)
+    assert not writer.is_alive()
+    assert written <= records.MAX_RECORD_BYTES + (1 << 20) + 65536  # a pipe's buffer at most, and a chunk
+
+
+def test_a_file_one_byte_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    kingsdown_text: str) -> None:
+    """The limit is exact: a record of the limit's size loads, one byte more is refused."""
+    path = tmp_path / "exact.kibitz"
+    path.write_text(kingsdown_text)
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", len(kingsdown_text))
+    assert load(path).moves == parse_record(kingsdown_text).moves
+    path.write_text(kingsdown_text + "\n")
+    with pytest.raises(RecordError, match=f"more than {len(kingsdown_text):,} bytes"):
+        load(path)
+
+
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that cannot be opened is a RecordError saying why (even when run as root)."""
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(records, "open", refuse, raising=False)
+    with pytest.raises(RecordError, match=r"cannot read \(Permission denied\)"):
+        load(tmp_path / "locked.kibitz")
+
+
+@pytest.mark.parametrize("name", ["a\0b", "game.kibitz\0", "\0"])
+def test_a_file_name_with_nul_is_a_record_error(tmp_path: Path, kingsdown: History, name: str) -> None:
+    """No file can have a NUL in its name: loading or saving one says so, as a RecordError."""
+    with pytest.raises(RecordError, match="NUL") as caught:
+        load(tmp_path / name)
+    assert "\0" not in str(caught.value)
+    with pytest.raises(RecordError, match="NUL"):
+        save(kingsdown, tmp_path / name)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_save_refuses_a_record_too_large_to_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose record would pass the size limit is not saved (it could never be loaded),
+    and the file saved before stays."""
+    path = tmp_path / "long.kibitz"
+    short = played("duchess", moves=2)
+    save(short, path)
+    before = path.read_bytes()
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", len(before) + 20)
+    with pytest.raises(RecordError, match="more than a record can be"):
+        save(played("duchess", moves=40), path)
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["long.kibitz"]
+
+
+def test_save_refuses_to_replace_a_folder(tmp_path: Path, kingsdown: History) -> None:
+    """Saving onto a folder is a RecordError; the folder and its files stay."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "kept.kibitz").write_text("x")
+    with pytest.raises(RecordError, match="folder"):
+        save(kingsdown, folder)
+    assert [p.name for p in folder.iterdir()] == ["kept.kibitz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games"]
+
+
+TERMINAL_ATTACK = "\x1b]0;TITLE\x07\x1b[2J\u202e\x9b31m"
+"""Sets the window title, clears the screen, reverses the text, starts a colour (C1 CSI)."""
+
+
+@pytest.mark.parametrize("line", [2, 3, 4, 5, 6, 7, 9])
+def test_controls_in_a_sealed_record_never_reach_the_message(kingsdown_text: str, line: int) -> None:
+    """Escape sequences in any line of a record whose checksum is right are quoted escaped."""
+    lines = body(kingsdown_text)
+    key = lines[line - 1].partition(":")[0] + ": " if 2 <= line <= 6 else ""
+    lines[line - 1] = key + TERMINAL_ATTACK
+    message = refused(sealed(lines))
+    assert message.startswith(f"line {line}:"), message
+    assert printable(message) == message and "\\x1b" in message
+
+
+def test_rules_version_with_controls_is_quoted_escaped(kingsdown_text: str, tmp_path: Path) -> None:
+    """The rules-version line was quoted raw: ESC ]0; ... BEL set the terminal's title."""
+    lines = body(kingsdown_text)
+    lines[3] = "rules-version: " + TERMINAL_ATTACK
+    path = tmp_path / "title.kibitz"
+    path.write_text(sealed(lines))
+    with pytest.raises(RecordError) as caught:
+        load(path)
+    message = str(caught.value)
+    assert "line 4: record made under rules version \\x1b]0;TITLE\\x07\\x1b[2J\\u202e\\x9b31m" in message
+    assert printable(message) == message
+
+
+def test_file_name_with_controls_is_quoted_escaped(tmp_path: Path, kingsdown_text: str) -> None:
+    """A file name is quoted escaped in every message about the file."""
+    path = tmp_path / f"game{TERMINAL_ATTACK}.kibitz"
+    for content in (None, b"\xff", b"", kingsdown_text[:50].encode()):
+        if content is not None:
+            path.write_bytes(content)
+        with pytest.raises(RecordError) as caught:
+            load(path)
+        message = str(caught.value)
+        assert printable(message) == message and "game\\x1b]0;TITLE" in message, message
+
+
+def test_long_lines_are_quoted_short(kingsdown_text: str) -> None:
+    """A line of a million characters is quoted by its start and its length, not whole."""
+    for line in (2, 6, 7, 10):
+        lines = body(kingsdown_text) + ["end: sha256 0"]
+        lines[line - 1] = "x" * 1_000_000
+        text = "\n".join(lines) + "\n"
+        message = refused(sealed(lines[:-1]) if line < 10 else text)
+        assert message.startswith(f"line {line}:") and len(message) < 300, message[:300]
+        assert "1,000,000 characters" in message
+
+
+@pytest.mark.parametrize("count", ["9" * 5000, "1" + "0" * 4400, "9" * 100])
+def test_a_move_count_of_thousands_of_digits(kingsdown_text: str, count: str) -> None:
+    """A move count of 5000 digits was converted, and Python's digit limit raised ValueError."""
+    lines = body(kingsdown_text)
+    lines[5] = f"moves: {count}"
+    message = refused(sealed(lines))
+    assert message.startswith("line 6:") and len(message) < 300, message[:300]
+    assert f"{len(count) + len('moves: '):,} characters" in message or "more than a record can hold" in message
+
+
+def test_a_move_count_with_leading_zeros_is_still_a_count(kingsdown_text: str) -> None:
+    """Leading zeros do not count towards the bound on the move count's digits."""
+    lines = body(kingsdown_text)
+    lines[5] = "moves: " + "0" * 150 + "3"
+    assert parse_record(sealed(lines)).moves == parse_record(kingsdown_text).moves
+
+
+@pytest.mark.parametrize("move", ["t1>t2/" + "9" * 5000, "r1#" + "9" * 5000 + ">f1", "x" * 50])
+def test_a_move_line_of_thousands_of_characters(kingsdown_text: str, move: str) -> None:
+    """A move with a card count of 5000 digits raised ValueError: it is a RecordError on its line."""
+    lines = body(kingsdown_text)
+    lines[7] = move
+    message = refused(sealed(lines))
+    assert message.startswith("line 8:") and len(message) < 300, message[:300]
+
+
+def test_parse_move_bounds_the_card_count_before_converting_it() -> None:
+    """``parse_move`` checks the length of a card count before it converts it."""
+    with pytest.raises(InvalidMoveError, match="out of range"):
+        parse_move("t1>t2/" + "9" * 5000)
+
+
+# -- byte-order marks and CRLF line ends ----------------------------------------------
+
+@pytest.mark.parametrize("bom,newline", [("\ufeff", "\n"), ("", "\r\n"), ("\ufeff", "\r\n")],
+                         ids=["bom", "crlf", "bom-crlf"])
+def test_editors_bom_and_crlf_load(tmp_path: Path, bom: str, newline: str) -> None:
+    """A record saved again by an editor (a byte-order mark, CRLF line ends) loads, and its
+    checksum still verifies: it covers the lines joined by LF."""
+    history = played("grand-duchess", "pysolfc", deal=5, moves=30, seed=2)
+    text = format_record(record_of(history))
+    edited = bom + text.replace("\n", newline)
+    path = tmp_path / "edited.kibitz"
+    path.write_bytes(edited.encode("utf-8"))
+    loaded = load(path)
+    assert loaded.moves == history.moves and loaded.state == history.state
+    assert parse_record(edited) == parse_record(text)
+    assert parse_record(edited.rstrip("\r\n")) == parse_record(text)
+
+
+def test_crlf_record_still_catches_an_edit(tmp_path: Path, kingsdown_text: str) -> None:
+    """CRLF line ends are forgiven; a changed move is not."""
+    edited = "\ufeff" + kingsdown_text.replace("r3>t5", "r3>t6").replace("\n", "\r\n")
+    assert refused(edited).startswith("line 10: checksum does not match")
+    edited = kingsdown_text.replace("\n", "\r\n").replace("deal\r\n", "deal\r\r\n")
+    assert refused(edited).startswith("line 10: checksum does not match")
+
+
+# -- loading replays once ---------------------------------------------------------------
+
+def test_load_replays_the_moves_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading parsed and replayed the record, then replayed it all again: now once."""
+    history = played("kingsdown-eights", deal=3, moves=40, seed=5)
+    path = save(history, tmp_path / "once.kibitz")
+    calls: Counter[str] = Counter()
+    for name in ("deal", "apply_unchecked", "generate_moves"):
+        original = getattr(Game, name)
+
+        def counted(*args: Any, _name: str = name, _original: Any = original, **kwargs: Any) -> Any:
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(Game, name, counted)
+    loaded = load(path)
+    assert loaded.moves == history.moves and loaded.state == history.state
+    assert calls["deal"] == 1
+    assert calls["apply_unchecked"] <= len(history.moves)
+    assert calls["generate_moves"] <= len(history.moves)
+
+
+def test_parse_record_still_verifies_every_move(kingsdown_text: str) -> None:
+    """``parse_record`` gives a Record and refuses an illegal move with its line, as before."""
+    lines = body(kingsdown_text)
+    lines[8] = "r5>f8"
+    assert refused(sealed(lines)).startswith("line 9: move 3 (r5>f8):")
+    assert isinstance(parse_record(kingsdown_text), Record)
+    assert parse_history(kingsdown_text).moves == parse_record(kingsdown_text).moves
+
+
+def load_speed_script() -> Any:
+    """``scripts/record_load_speed.py`` as a module (it writes the largest kind of record)."""
+    path = Path(__file__).parent.parent / "scripts" / "record_load_speed.py"
+    spec = importlib.util.spec_from_file_location("record_load_speed", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("slug,deal", [("cicely", 1), ("kingsdown-eights", 3)])
+def test_back_and_forth_record_generates_each_move_once(monkeypatch: pytest.MonkeyPatch, slug: str,
+                                                         deal: int) -> None:
+    """A record that goes back and forth between two positions (the most moves a record can
+    hold) works out the legal moves of each position once, and keeps one copy of each."""
+    moves = 20_000
+    text = load_speed_script().back_and_forth_record(slug, deal, moves)
+    generated = 0
+    original = Game.generate_moves
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal generated
+        generated += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(Game, "generate_moves", counted)
+    history = parse_history(text)
+    assert history.move_count == moves and generated <= 4
+    monkeypatch.undo()
+    here = history.state
+    history.undo()
+    history.undo()
+    assert history.state is here
+    history.restart()
+    first = history.start.apply(history.line[0])
+    assert history.redo() == first and history.redo() == history.start
+
+
+def test_replay_error_names_the_move() -> None:
+    """``History.replay`` refuses an illegal move with its number; the moves before it replay."""
+    game = kibitz.game("kingsdown-eights")
+    start = game.deal(1)
+    with pytest.raises(ReplayError) as caught:
+        History.replay(start, [Move("r5", "f4"), Move("r5", "f8")], 1)
+    assert caught.value.number == 2 and str(caught.value).startswith("move 2 (r5>f8): ")
+    replayed = History.replay(start, [Move("r5", "f4"), Move("r3", "t5")], 1)
+    assert replayed.state == start.apply("r5>f4").apply("r3>t5") and replayed.deal_number == 1

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, its control characters escaped (``repr``), and cut after
+    ``limit`` characters with its length said: a huge argument makes a short message."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 class KibitzError(ValueError):
     """Base class of every kibitz error."""
 

@@ -5,7 +5,9 @@ States are immutable, so history keeps them all; undo and redo move a cursor.
 
 from __future__ import annotations
 
-from kibitz.errors import KibitzError
+from typing import Iterable
+
+from kibitz.errors import IllegalMoveError, KibitzError
 from kibitz.moves import Move
 from kibitz.rules import Game
 from kibitz.state import State
@@ -13,6 +15,15 @@ from kibitz.state import State
 
 class NothingToUndoError(KibitzError):
     """Undo at the start, or redo at the end, of a history."""
+
+
+class ReplayError(IllegalMoveError):
+    """A move of a replayed game that the rules do not allow where it comes."""
+
+    def __init__(self, number: int, move: Move, reason: str) -> None:
+        super().__init__(f"move {number} ({move}): {reason}")
+        self.number = number
+        """Which move, counting from 1."""
 
 
 class History:
@@ -28,6 +39,38 @@ class History:
     def new(cls, game: Game, deal_number: int) -> History:
         """A history at the opening of deal ``deal_number``."""
         return cls(game.deal(deal_number), deal_number)
+
+    @classmethod
+    def replay(cls, start: State, moves: Iterable[Move], deal_number: int | None = None) -> History:
+        """The history of ``moves`` played in turn from ``start``, at the last of them.
+
+        Each move is checked as :meth:`play` checks it; the first one that is not legal
+        raises :class:`ReplayError`. A position reached again is the very same
+        :class:`State` as before, and a move made again from it is checked and made once,
+        so a game that goes back and forth costs little more than its distinct moves.
+        The states keep no list of their legal moves (``legal_moves`` works it out when
+        asked), so that a long game takes less memory.
+        """
+        history = cls(start, deal_number)
+        game = start.game
+        states, played = history._states, history._moves
+        known = {start: start}
+        # Keyed by id(): every state met stays alive in ``known`` until the end.
+        made: dict[tuple[int, Move], State] = {}
+        state = start
+        for number, move in enumerate(moves, 1):
+            step = (id(state), move)
+            after = made.get(step)
+            if after is None:
+                if move not in game.generate_moves(state):
+                    raise ReplayError(number, move, game.explain_illegal(state, move))
+                after = game.apply_unchecked(state, move)
+                after = made[step] = known.setdefault(after, after)
+            state = after
+            states.append(state)
+            played.append(move)
+        history._cursor = len(played)
+        return history
 
     @property
     def game(self) -> Game:

@@ -74,11 +74,11 @@ def parse_move(text: str) -> Move:
     if index is not None and count is not None:
         raise InvalidMoveError(f"move {text!r}: a move takes either one card by index (#K) or N cards (/N), not both")
     if count is not None:
+        if len(count) > 3:  # before int(): a count of thousands of digits is refused, not converted
+            raise InvalidMoveError(f"move {text!r}: card count {count} is out of range")
         n = int(count)
         if n < 1:
             raise InvalidMoveError(f"move {text!r}: the card count must be 1 or more")
-        if len(count) > 3:
-            raise InvalidMoveError(f"move {text!r}: card count {count} is out of range")
         return Move(source, target, n)
     if index is not None:
         if len(index) > 3:
