@@ -100,6 +100,11 @@ class History:
         """Every move of the line: those played, then those undone that redo would play again."""
         return tuple(self._moves)
 
+    def moves_since(self, count: int) -> tuple[Move, ...]:
+        """The moves played after the first ``count``, up to the current state (``moves[count:]``,
+        in time proportional to their number)."""
+        return tuple(self._moves[max(0, count):self._cursor])
+
     @property
     def can_undo(self) -> bool:
         return self._cursor > 0

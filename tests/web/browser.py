@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 import httpx
 
@@ -19,10 +20,10 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
 SERVER_START_SECONDS = 30.0
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
 
@@ -41,17 +42,19 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``kibitz serve`` on a free port; returns the process and its address once it answers."""
+def start_server(data_dir: Path, host: str = "127.0.0.1",
+                 options: Sequence[str] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``kibitz serve`` on a free port of ``host`` (its log in ``data_dir/server.log``,
+    appended to); returns the process and its address once it answers."""
     log_path = data_dir / "server.log"
     for _ in range(3):   # another program may take the free port first
-        port = free_port()
-        with open(log_path, "wb") as log:
+        port = free_port(host)
+        with open(log_path, "ab") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "kibitz", "serve", "--port", str(port), "--no-browser",
-                 "--data-dir", str(data_dir)],
+                [sys.executable, "-m", "kibitz", "serve", "--host", host, "--port", str(port), "--no-browser",
+                 "--data-dir", str(data_dir), *options],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
+        url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
         deadline = time.monotonic() + SERVER_START_SECONDS
         try:
             while time.monotonic() < deadline and process.poll() is None:

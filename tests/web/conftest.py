@@ -14,14 +14,15 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from kibitz.web.app import create_app
+from kibitz.web.app import LOCAL_HOSTS, create_app
+from kibitz.web.guard import HostPolicy
 
 
-def client_for(data_dir: Path) -> TestClient:
+def client_for(data_dir: Path, hosts: HostPolicy = LOCAL_HOSTS) -> TestClient:
     """A test client of a new app instance keeping its data in ``data_dir``."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return TestClient(create_app(data_dir))
+        return TestClient(create_app(data_dir, hosts))
 
 
 @pytest.fixture

@@ -2,11 +2,15 @@
 
 Every response about a game carries only the player's view of it (hidden cards as
 ``null``), the legal moves as text and the counts; never the true state. Input is
-checked by hand: a bad request gets a 4xx answer ``{"error": "..."}``.
+checked by hand, and every read is bounded (body size and time, numbers, text): a bad
+request gets a 4xx answer ``{"error": "..."}``, and a client that leaves mid-request is
+not an error. :mod:`kibitz.web.guard` refuses foreign hosts and cross-site requests;
+searches run in worker processes (:mod:`kibitz.web.searches`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
@@ -14,16 +18,14 @@ import time
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import anyio
-import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -32,20 +34,20 @@ from kibitz.deals import check_deal_number, parse_deal_number, random_deal_numbe
 from kibitz.errors import (AmbiguousMoveError, DealNumberError, IllegalMoveError, InvalidMoveError,
                            KibitzError, UnknownGameError)
 from kibitz.history import History, NothingToUndoError
+from kibitz.records import format_record, record_of
 from kibitz.registry import find, game as find_game, games
 from kibitz.rules import RULESETS
+from kibitz.state import State
 from kibitz.tui.autoplay import SAFE_RULE, autoplay
+from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
 from kibitz.web.markdown import to_html
-from kibitz.web.store import Play, Store, StoredGameError, statistics
-
-if TYPE_CHECKING:
-    from kibitz.solver import Limits
-    from kibitz.state import State
-
-T = TypeVar("T")
+from kibitz.web.searches import Question, SearchPool, SearchStopped
+from kibitz.web.store import DEFAULT_KEEP_FINISHED_DAYS, Play, Store, StoredGameError, statistics
 
 MAX_BODY = 16 * 1024
 """Largest request body accepted, in bytes."""
+BODY_SECONDS = 10.0
+"""Longest a client may take to send a request body."""
 MAX_MOVE_TEXT = 40
 DEFAULT_HINT_SECONDS = 3.0
 MAX_SOLVER_SECONDS = 10.0
@@ -53,7 +55,8 @@ MIN_SOLVER_SECONDS = 0.05
 CACHE_SIZE = 64
 """Games kept in memory; the others are read back from the database when asked for."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
-LOCAL_HOSTS = ["127.0.0.1", "localhost", "testserver"]
+LOCAL_HOSTS = HostPolicy.of(LOCAL_NAMES + ("testserver",))
+"""The hosts of a server on this computer only (``testserver``: Starlette's test client)."""
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -72,15 +75,20 @@ class ApiError(Exception):
 async def read_json(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
     """The JSON object in the request body (``{}`` when empty), at most :data:`MAX_BODY` bytes."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (not length.isascii() or not length.isdigit() or len(length) > 9
+                               or int(length) > MAX_BODY):
         raise ApiError(413, f"request body too large (at most {MAX_BODY} bytes)")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(413, f"request body too large (at most {MAX_BODY} bytes)")
-        chunks.append(chunk)
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise ApiError(413, f"request body too large (at most {MAX_BODY} bytes)")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {BODY_SECONDS:.0f} seconds") from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -107,10 +115,16 @@ def _int_field(data: dict[str, Any], name: str, low: int, high: int) -> int | No
 
 
 def _seconds_field(data: dict[str, Any], default: float) -> float:
+    """The ``seconds`` a search may take, brought within its bounds (compared before any
+    conversion: a JSON number may be an integer of hundreds of digits)."""
     value = data.get("seconds", default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         raise ApiError(400, "seconds must be a number")
-    return min(MAX_SOLVER_SECONDS, max(MIN_SOLVER_SECONDS, float(value)))
+    if value >= MAX_SOLVER_SECONDS:
+        return MAX_SOLVER_SECONDS
+    if value <= MIN_SOLVER_SECONDS:
+        return MIN_SOLVER_SECONDS
+    return float(value)
 
 
 def _deal_field(value: object) -> int:
@@ -171,7 +185,7 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
         "base": None if view.base is None else RANKS[view.base],
         "piles": {name: [_card(c) for c in cards] for name, cards in zip(view.pile_names, view.piles)},
         "legal": [str(m) for m in state.legal_moves],
-        "moves": len(history.moves), "can_undo": history.can_undo, "can_redo": history.can_redo,
+        "moves": history.move_count, "can_undo": history.can_undo, "can_redo": history.can_redo,
         "status": status, "result": play.result,
         "elapsed": round(max(0.0, time.time() - play.created), 1),
     }
@@ -180,18 +194,18 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
 # -- the application --------------------------------------------------------------------
 
 class Referee:
-    """The games being played: in memory, backed by the store."""
+    """The games being played: in memory, backed by the store; and their searches."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, searches: SearchPool) -> None:
         self.store = store
+        self.searches = searches
         self.cache: OrderedDict[str, Play] = OrderedDict()
-        self.solver_limit = anyio.CapacityLimiter(1)
 
     def new(self, slug: str, ruleset: str, deal: int) -> tuple[str, Play]:
         game = find_game(slug, ruleset)
         game_id = secrets.token_urlsafe(12)
         play = Play(History.new(game, deal), time.time())
-        self.store.save(game_id, play)
+        self.store.create(game_id, play)
         self._remember(game_id, play)
         return game_id, play
 
@@ -215,26 +229,45 @@ class Referee:
         while len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    def changed(self, game_id: str, play: Play) -> None:
-        """Save a game after a change, and count it if it has just ended."""
-        self.store.save(game_id, play)
+    def changed(self, game_id: str, play: Play, played_since: int | None) -> None:
+        """Save a game after a change, and count it if it has just ended.
+
+        ``played_since``: the move count before the change when moves were played (they
+        replace the redo line from there), ``None`` when only the position moved (undo,
+        redo, restart)."""
+        if played_since is None:
+            self.store.moved(game_id, play.history)
+        else:
+            self.store.played(game_id, play.history, played_since)
         state = play.history.state
         if play.result is None and state.is_over():
             play.result = "won" if state.is_won() else "lost"
             self.store.finish(game_id, play, play.result)
+        self.store.prune()
+
+    def still_at(self, game_id: str, state: State) -> bool:
+        """Whether game ``game_id`` is still at ``state`` (a search about it is still wanted)."""
+        try:
+            return self.get(game_id).history.state == state
+        except ApiError:
+            return False
 
 
-def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starlette:
-    """The player's web application, keeping its database in ``data_dir``."""
-    referee = Referee(Store(data_dir))
+def create_app(data_dir: Path, hosts: HostPolicy = LOCAL_HOSTS, *,
+               keep_finished_days: float | None = DEFAULT_KEEP_FINISHED_DAYS,
+               search_workers: int | None = None) -> Starlette:
+    """The player's web application, keeping its database in ``data_dir`` and answering to
+    ``hosts``; finished games stay resumable ``keep_finished_days`` (``None``: for ever);
+    ``search_workers`` processes run searches (default: one per core)."""
+    referee = Referee(Store(data_dir, keep_finished_days), SearchPool(search_workers))
     static = resources.files("kibitz.web") / "static"
     rules_dir = resources.files("kibitz.web") / "rules"
 
     def check_expected(data: dict[str, Any], play: Play) -> None:
         expected = _int_field(data, "expected_moves", 0, 10_000_000)
-        if expected is not None and expected != len(play.history.moves):
-            raise ApiError(409, f"the game has moved on ({len(play.history.moves)} moves, "
-                                f"not {expected}); reload to see it")
+        count = play.history.move_count
+        if expected is not None and expected != count:
+            raise ApiError(409, f"the game has moved on ({count} moves, not {expected}); reload to see it")
 
     async def index(request: Request) -> Response:
         return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-cache"})
@@ -284,6 +317,7 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
         if not isinstance(auto, bool):
             raise ApiError(400, "auto must be true or false")
         check_expected(data, play)
+        before = play.history.move_count
         try:
             chosen = play.history.state.parse_move(text)
             play.history.play(chosen)
@@ -294,7 +328,7 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
         played = [chosen]
         if auto:
             played += autoplay(play.history)
-        referee.changed(game_id, play)
+        referee.changed(game_id, play, before)
         return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
 
     def step(action: Callable[[History], object]) -> Handler:
@@ -307,7 +341,7 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
                 action(play.history)
             except NothingToUndoError as error:
                 raise ApiError(409, str(error)) from None
-            referee.changed(game_id, play)
+            referee.changed(game_id, play, None)
             return JSONResponse(view_payload(game_id, play))
         return handler
 
@@ -316,33 +350,46 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
         game_id = request.path_params["id"]
         play = referee.get(game_id)
         check_expected(data, play)
+        before = play.history.move_count
         played = autoplay(play.history)
         if played:
-            referee.changed(game_id, play)
+            referee.changed(game_id, play, before)
         return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
 
-    async def ask_solver(request: Request, ask: Callable[[State, Limits], T]) -> tuple[int, T]:
-        """Run ``ask`` on the game's current state in a worker thread, one search at a time,
-        within the time the request allows; returns the move count it answered for."""
-        from kibitz.solver import Limits
+    async def ask(request: Request, question: Question) -> tuple[int, object]:
+        """Ask the search pool ``question`` about the game's current state, within the time the
+        request allows; stopped (409) when the client leaves or the game moves on. Returns the
+        move count it answered for, and the answer."""
         data = await read_json(request, ("seconds", "expected_moves"))
-        play = referee.get(request.path_params["id"])
+        game_id = request.path_params["id"]
+        play = referee.get(game_id)
         check_expected(data, play)
-        limits = Limits(seconds=_seconds_field(data, DEFAULT_HINT_SECONDS))
-        state, count = play.history.state, len(play.history.moves)
-        answer = await anyio.to_thread.run_sync(lambda: ask(state, limits), limiter=referee.solver_limit)
-        return count, answer
+        seconds = _seconds_field(data, DEFAULT_HINT_SECONDS)
+        state, count = play.history.state, play.history.move_count
+
+        async def stop() -> bool:
+            return not referee.still_at(game_id, state) or await request.is_disconnected()
+
+        try:
+            return count, await referee.searches.ask(question, state, seconds, stop)
+        except SearchStopped:
+            raise ApiError(409, "the game moved on during the search; ask again") from None
 
     async def hint(request: Request) -> Response:
-        from kibitz.solver import hint as solver_hint
-        count, found = await ask_solver(request, solver_hint)
-        return JSONResponse({"moves": count, "hint": None if found is None else str(found),
+        count, found = await ask(request, "hint")
+        return JSONResponse({"moves": count, "hint": found,
                              "message": "no winning line found" if found is None else f"try {found}"})
 
     async def winnable(request: Request) -> Response:
-        from kibitz.solver import is_winnable
-        count, verdict = await ask_solver(request, is_winnable)
+        count, verdict = await ask(request, "winnable")
         return JSONResponse({"moves": count, "winnable": verdict})
+
+    async def record(request: Request) -> Response:
+        play = referee.get(request.path_params["id"])
+        history = play.history
+        name = f"kibitz-{history.game.slug}-{history.deal_number}.kibitz"
+        return PlainTextResponse(format_record(record_of(history)),
+                                 headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def stats(request: Request) -> Response:
         results = referee.store.results()
@@ -366,6 +413,10 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
     async def kibitz_error(request: Request, exc: Exception) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
+    async def client_gone(request: Request, exc: Exception) -> Response:
+        # The client closed its connection while sending: nobody will read this answer.
+        return JSONResponse({"error": "the client left before sending its whole request"}, status_code=400)
+
     async def server_error(request: Request, exc: Exception) -> Response:
         return JSONResponse({"error": "internal error in the kibitz server"}, status_code=500)
 
@@ -383,12 +434,20 @@ def create_app(data_dir: Path, allowed_hosts: list[str] | None = None) -> Starle
         Route("/api/play/{id}/autoplay", auto, methods=["POST"]),
         Route("/api/play/{id}/hint", hint, methods=["POST"]),
         Route("/api/play/{id}/winnable", winnable, methods=["POST"]),
+        Route("/api/play/{id}/record", record),
         Route("/api/stats", stats),
         Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or LOCAL_HOSTS)]
-    app = Starlette(routes=routes, middleware=middleware, exception_handlers={
-        ApiError: api_error, HTTPException: http_error, KibitzError: kibitz_error, 500: server_error})
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            referee.searches.close()
+
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts)], lifespan=lifespan,
+                    exception_handlers={ApiError: api_error, HTTPException: http_error, KibitzError: kibitz_error,
+                                        ClientDisconnect: client_gone, 500: server_error})
     app.state.referee = referee
     return app

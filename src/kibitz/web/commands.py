@@ -14,10 +14,18 @@ import threading
 import webbrowser
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from kibitz.errors import KibitzError
+from kibitz.printable import printable
+
+if TYPE_CHECKING:
+    from kibitz.web.guard import HostPolicy
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
+DEFAULT_KEEP_DAYS = 30.0
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 SERVE_EPILOG = f"""\
 kibitz serve runs a small web server on this computer and opens the player in
@@ -27,8 +35,16 @@ you play, so closing the browser or the server loses nothing.
 Games and statistics are kept in an SQLite file in the data directory: the
 --data-dir given, else $KIBITZ_DATA_DIR, else ~/.local/share/kibitz (on macOS
 ~/Library/Application Support/kibitz, on Windows %LOCALAPPDATA%\\kibitz).
+--data-dir wins over $KIBITZ_DATA_DIR. A finished game can be reopened for
+--keep-finished days after its last move (default {DEFAULT_KEEP_DAYS:g}); its
+result stays in the statistics for good.
 
-By default the server answers only this computer ({DEFAULT_HOST}).
+By default the server listens on {DEFAULT_HOST} and answers only this computer,
+under the names localhost, 127.0.0.1 and [::1]. --host 0.0.0.0 (or ::) lets
+any computer that can reach this one play, with no password: only on a
+network you trust. It then answers to this computer's name and to any IP
+address; --allow-host adds another name. Pages of other sites can never
+play: the server refuses requests a browser sends from them.
 
 examples:
   kibitz serve
@@ -68,6 +84,16 @@ def port_number(text: str) -> int:
     return int(text)
 
 
+def days(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"{printable(text)!r} days: must be a number from 0 to 100000")
+    return value
+
+
 def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                  formatter: type[argparse.HelpFormatter]) -> None:
     """Add ``serve`` to the ``kibitz`` parser."""
@@ -78,8 +104,12 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help=f"port to listen on (default {DEFAULT_PORT})")
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"address to listen on (default {DEFAULT_HOST}, this computer only)")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="another name the server answers to (e.g. behind a proxy); repeatable")
     serve.add_argument("--no-browser", action="store_true", help="do not open a browser")
     serve.add_argument("--data-dir", metavar="DIR", help="where games and statistics are kept")
+    serve.add_argument("--keep-finished", type=days, default=DEFAULT_KEEP_DAYS, metavar="DAYS",
+                       help=f"days a finished game stays resumable (default {DEFAULT_KEEP_DAYS:g}; 0: for ever)")
     serve.set_defaults(run=run_serve)
 
 
@@ -98,25 +128,39 @@ def _check_port(host: str, port: int) -> None:
                              "(is kibitz serve already running? try --port)") from None
 
 
+def host_policy(host: str, extra: list[str]) -> HostPolicy:
+    """The names a server listening on ``host`` answers to: this computer's own names always;
+    listening beyond it, also ``host``, this computer's network names and any IP address."""
+    from kibitz.web.guard import LOCAL_NAMES, HostPolicy
+    names = [*LOCAL_NAMES, *extra]
+    if host.lower() in LOCAL_NAMES:
+        return HostPolicy.of(names)
+    names.append(host)
+    if host in WILDCARD_HOSTS:
+        names += [socket.gethostname(), socket.getfqdn()]
+    return HostPolicy.of([name for name in names if name], any_address=True)
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """``kibitz serve``."""
     import uvicorn
 
-    from kibitz.web.app import LOCAL_HOSTS, create_app
+    from kibitz.web.app import create_app
 
     directory = data_dir(args.data_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ServeError(f"cannot use data directory {directory}: {error.strerror or error}") from None
-    _check_port(args.host, args.port)
-    local = args.host in ("127.0.0.1", "localhost", "::1")
-    app = create_app(directory, allowed_hosts=LOCAL_HOSTS if local else ["*"])
-    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+        raise ServeError(f"cannot use data directory {printable(str(directory))}: "
+                         f"{error.strerror or error}") from None
+    host = args.host.strip("[]")
+    _check_port(host, args.port)
+    app = create_app(directory, host_policy(host, args.allow_host), keep_finished_days=args.keep_finished or None)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=args.port, log_level="warning"))
+    shown = "127.0.0.1" if host in WILDCARD_HOSTS else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{args.port}/"
-    sys.stdout.write(f"kibitz is serving the player at {url}\n"
-                     f"games are kept in {directory}\npress Ctrl-C to stop\n")
+    sys.stdout.write(f"kibitz is serving the player at {printable(url)}\n"
+                     f"games are kept in {printable(str(directory))}\npress Ctrl-C to stop\n")
     sys.stdout.flush()
     if not args.no_browser:
         def open_when_ready() -> None:

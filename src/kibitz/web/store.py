@@ -1,10 +1,14 @@
 """SQLite storage of the browser player: games in progress and finished games.
 
-A game in progress is kept as its verified record text (:mod:`kibitz.records`,
-the moves up to the current position) plus the undone moves that may still be
-redone, so it survives a server restart. A game counts in the statistics the
-first time it ends (won, or no legal move left); undoing afterwards does not
-change its result.
+A game is kept as its line of moves, one row per move, and the number of them that
+are played (the rest are undone moves that redo may play again). A move played costs
+one small transaction, whatever the length of the game: the undone moves it replaces
+are deleted, the move is appended and the position updated together. Undo, redo and
+restart only change the position. Loading a game replays its whole line through the
+rules, so a move that is not legal is caught. A game counts in the statistics the
+first time it ends (won, or no legal move left), with its record (:mod:`kibitz.records`);
+undoing afterwards does not change its result. Finished games are deleted from the
+games in progress some days after their last move (their results stay).
 """
 
 from __future__ import annotations
@@ -12,26 +16,36 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from kibitz.errors import KibitzError
 from kibitz.history import History
-from kibitz.moves import Move, parse_move
+from kibitz.moves import parse_move
 from kibitz.records import format_record, parse_record, record_of
+from kibitz.registry import game as find_game
 
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     slug TEXT NOT NULL,
     ruleset TEXT NOT NULL,
+    rules_version INTEGER NOT NULL,
     deal TEXT NOT NULL,
-    record TEXT NOT NULL,
-    redo TEXT NOT NULL DEFAULT '',
+    position INTEGER NOT NULL DEFAULT 0,
+    problem TEXT,
     created REAL NOT NULL,
     updated REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS results (
     game_id TEXT PRIMARY KEY,
     slug TEXT NOT NULL,
@@ -44,9 +58,13 @@ CREATE TABLE IF NOT EXISTS results (
     finished REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_by_game ON results (slug, ruleset, finished);
+CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 """
 
 DATABASE_NAME = "kibitz-web.db"
+DEFAULT_KEEP_FINISHED_DAYS = 30.0
+"""Days a finished game stays resumable after its last move; its result is kept for good."""
+PRUNE_EVERY_SECONDS = 3600.0
 
 
 class StoredGameError(KibitzError):
@@ -76,15 +94,31 @@ class Result:
 
 
 class Store:
-    """The SQLite file of the browser player. Safe to share between threads."""
+    """The SQLite file of the browser player. Safe to share between threads.
 
-    def __init__(self, directory: Path) -> None:
+    ``keep_finished_days``: how long a finished game stays resumable (``None``: for ever).
+    """
+
+    def __init__(self, directory: Path, keep_finished_days: float | None = DEFAULT_KEEP_FINISHED_DAYS) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / DATABASE_NAME
+        self.keep_finished_days = keep_finished_days
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
+        self._db.execute("PRAGMA busy_timeout=10000")
+        with self._transaction() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            old = version < SCHEMA_VERSION and _columns(db, "games") >= {"record", "redo"}
+            if old:
+                db.execute("ALTER TABLE games RENAME TO old_games")
+            for statement in _statements(SCHEMA):   # executescript would commit the transaction
+                db.execute(statement)
+            if old:
+                _migrate(db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self._pruned = 0.0
+        self.prune()
 
     def close(self) -> None:
         with self._lock:
@@ -94,33 +128,63 @@ class Store:
         with self._lock:
             return self._db.execute(sql, parameters).fetchall()
 
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one write transaction, committed at the end (rolled back on error)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     # -- games in progress ----------------------------------------------------
 
-    def save(self, game_id: str, play: Play) -> None:
-        """Write (or overwrite) a game in progress."""
+    def create(self, game_id: str, play: Play) -> None:
+        """Write a new game; its moves so far (usually none) with it."""
         history = play.history
-        record = format_record(record_of(history))
-        redo = " ".join(str(m) for m in _redo_line(history))
-        self._run("INSERT INTO games (id, slug, ruleset, deal, record, redo, created, updated) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-                  "record = excluded.record, redo = excluded.redo, updated = excluded.updated",
-                  (game_id, history.game.slug, history.game.ruleset, str(history.deal_number),
-                   record, redo, play.created, time.time()))
+        game = history.game
+        with self._transaction() as db:
+            db.execute("INSERT INTO games (id, slug, ruleset, rules_version, deal, position, created, updated) "
+                       "VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                       (game_id, game.slug, game.ruleset, game.info.rules_version, str(history.deal_number),
+                        play.created, time.time()))
+            _append(db, game_id, history, 0)
+
+    def played(self, game_id: str, history: History, since: int) -> None:
+        """Record the moves played from position ``since`` to the current one: they replace the
+        undone moves that were stored from there on. Costs the new and replaced moves only."""
+        with self._transaction() as db:
+            _append(db, game_id, history, since)
+
+    def moved(self, game_id: str, history: History) -> None:
+        """Record a change of position along the stored line (undo, redo, restart)."""
+        self._run("UPDATE games SET position = ?, updated = ? WHERE id = ?",
+                  (history.move_count, time.time(), game_id))
 
     def load(self, game_id: str) -> Play | None:
-        """The saved game ``game_id``, or ``None`` when there is none."""
-        rows = self._run("SELECT record, redo, created FROM games WHERE id = ?", (game_id,))
+        """The saved game ``game_id``, its moves replayed, or ``None`` when there is none."""
+        rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created "
+                         "FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        record_text, redo_text, created = rows[0]
+        slug, ruleset, rules_version, deal, position, problem, created = rows[0]
+        if problem:
+            raise StoredGameError(f"this saved game cannot be resumed: {problem}")
+        line = [row[0] for row in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
         try:
-            history = parse_record(record_text).history()
-            redo = [parse_move(text) for text in redo_text.split()]
-            for move in redo:
-                history.play(move)
-            for _ in redo:
+            game = find_game(slug, ruleset)
+            if game.info.rules_version != rules_version:
+                raise KibitzError(f"it was played under rules version {rules_version} of {game.name}; "
+                                  f"this kibitz plays version {game.info.rules_version}")
+            history = History.replay(game.deal(int(deal)), (parse_move(text) for text in line), int(deal))
+            if not 0 <= position <= len(line):
+                raise KibitzError(f"its position {position} is not on its line of {len(line)} moves")
+            for _ in range(len(line) - position):
                 history.undo()
-        except KibitzError as error:
+        except (KibitzError, ValueError) as error:
             raise StoredGameError(f"this saved game cannot be resumed: {error}") from None
         results = self._run("SELECT result FROM results WHERE game_id = ?", (game_id,))
         return Play(history, float(created), results[0][0] if results else None)
@@ -128,10 +192,18 @@ class Store:
     def open_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The games not yet finished, most recently played first."""
         rows = self._run(
-            "SELECT id, slug, ruleset, deal, record, updated FROM games "
+            "SELECT id, slug, ruleset, deal, position, updated FROM games "
             "WHERE id NOT IN (SELECT game_id FROM results) ORDER BY updated DESC LIMIT ?", (limit,))
-        return [{"id": r[0], "game": r[1], "ruleset": r[2], "deal": r[3],
-                 "moves": _move_count(r[4]), "updated": r[5]} for r in rows]
+        return [{"id": r[0], "game": r[1], "ruleset": r[2], "deal": r[3], "moves": r[4], "updated": r[5]}
+                for r in rows]
+
+    def line(self, game_id: str) -> tuple[list[str], int] | None:
+        """The stored line of moves of a game (as text) and how many of them are played."""
+        rows = self._run("SELECT position FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        moves = [r[0] for r in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+        return moves, rows[0][0]
 
     # -- finished games ----------------------------------------------------------
 
@@ -143,7 +215,7 @@ class Store:
                   "seconds, moves, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (game_id, history.game.slug, history.game.ruleset, str(history.deal_number),
                    format_record(record_of(history)), result, max(0.0, now - play.created),
-                   len(history.moves), now))
+                   history.move_count, now))
 
     def results(self) -> list[Result]:
         """Every finished game, oldest first."""
@@ -151,24 +223,59 @@ class Store:
                          "FROM results ORDER BY finished, rowid")
         return [Result(*row) for row in rows]
 
+    def prune(self, now: float | None = None) -> int:
+        """Delete the finished games whose last move is older than ``keep_finished_days``
+        (their results stay); returns how many. Runs at most once an hour unless ``now`` is given."""
+        clock = time.time() if now is None else now
+        if self.keep_finished_days is None or (now is None and clock - self._pruned < PRUNE_EVERY_SECONDS):
+            return 0
+        self._pruned = clock
+        cutoff = clock - self.keep_finished_days * 86400.0
+        with self._transaction() as db:
+            old = "SELECT id FROM games WHERE updated < ? AND id IN (SELECT game_id FROM results)"
+            db.execute(f"DELETE FROM moves WHERE game_id IN ({old})", (cutoff,))
+            return db.execute(f"DELETE FROM games WHERE id IN ({old})", (cutoff,)).rowcount
 
-def _redo_line(history: History) -> list[Move]:
-    """The undone moves that redo would play again, in order (the history is left as it was)."""
-    moves: list[Move] = []
-    while history.can_redo:
-        history.redo()
-        moves.append(history.moves[-1])
-    for _ in moves:
-        history.undo()
-    return moves
+
+def _append(db: sqlite3.Connection, game_id: str, history: History, since: int) -> None:
+    """Store the moves of ``history``'s line from ``since`` to its position (inside a transaction)."""
+    db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, since))
+    db.executemany("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+                   ((game_id, ply, str(move)) for ply, move in enumerate(history.moves_since(since), since)))
+    db.execute("UPDATE games SET position = ?, updated = ? WHERE id = ?",
+               (history.move_count, time.time(), game_id))
 
 
-def _move_count(record: str) -> int:
-    for line in record.splitlines():
-        if line.startswith("moves:"):
-            value = line.removeprefix("moves:").strip()
-            return int(value) if value.isdigit() else 0
-    return 0
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _statements(script: str) -> list[str]:
+    return [statement for statement in script.split(";") if statement.strip()]
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Move the games of the first schema (a whole record per game) to lines of moves."""
+    for game_id, slug, ruleset, deal, record, redo, created, updated in db.execute(
+            "SELECT id, slug, ruleset, deal, record, redo, created, updated FROM old_games").fetchall():
+        problem = None
+        played: list[str] = []
+        undone: list[str] = []
+        version = 0
+        try:
+            parsed = parse_record(record)
+            version = parsed.game.info.rules_version
+            played = [str(m) for m in parsed.moves]
+            undone = [str(parse_move(m)) for m in redo.split()]
+        except KibitzError as error:
+            problem = str(error)
+        moves = played + undone
+        db.execute("INSERT INTO games (id, slug, ruleset, rules_version, deal, position, problem, created, updated) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, slug, ruleset, version, deal, len(played), problem, created, updated))
+        db.executemany("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+                       ((game_id, ply, move) for ply, move in enumerate(moves)))
+    db.execute("DROP TABLE old_games")
 
 
 def statistics(results: list[Result]) -> list[dict[str, Any]]:
