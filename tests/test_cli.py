@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import hashlib
 import io
 import json
 import re
@@ -17,6 +18,7 @@ from kibitz import records
 from kibitz.cli import main
 from kibitz.history import History
 from kibitz.notation import layout_of
+from kibitz.printable import printable
 
 Capture = pytest.CaptureFixture[str]
 
@@ -264,3 +266,110 @@ def test_a_closed_output_pipe_is_not_an_error_trace(capsys: Capture, monkeypatch
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert main(["games"]) == 1
     assert capsys.readouterr().err == ""
+
+
+# -- hostile arguments, files and input ------------------------------------------------
+
+ESCAPES = "\x1b]0;TITLE\x07\x1b[2J\u202e"
+"""Sets the window title, clears the screen, reverses what follows."""
+
+
+def one_clean_line(err: str) -> None:
+    """A single line of error, its controls escaped, and no traceback."""
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err[:500]
+    assert printable(err.rstrip("\n")) == err.rstrip("\n"), err
+
+
+def test_replay_quotes_a_sealed_records_controls_escaped(capsys: Capture, tmp_path: Path) -> None:
+    """A record whose rules-version line holds escape sequences, checksum and all, had them
+    written raw to the terminal by ``replay`` and ``play --load``."""
+    path = records.save(History.new(kibitz.game("duchess"), 1), tmp_path / "game.kibitz")
+    lines = path.read_text().split("\n")[:-2]
+    lines[3] = f"rules-version: {ESCAPES}"
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    path.write_text("\n".join(lines + [f"end: sha256 {digest}"]) + "\n")
+    for argv in (["replay", str(path)], ["play", "--load", str(path)]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == ""
+        one_clean_line(err)
+        assert "rules version \\x1b]0;TITLE\\x07\\x1b[2J\\u202e of Duchess" in err
+
+
+def test_file_names_with_controls_are_quoted_escaped(capsys: Capture, tmp_path: Path) -> None:
+    """A record's file name is quoted escaped in the CLI's errors."""
+    code, out, err = run(capsys, "replay", str(tmp_path / f"x{ESCAPES}.kibitz"))
+    assert code == 2 and "cannot read" in err
+    one_clean_line(err)
+
+
+@pytest.mark.parametrize("argv", [["replay", "/dev/zero"], ["play", "--load", "/dev/zero"]])
+def test_an_endless_file_is_refused_at_the_size_limit(capsys: Capture, argv: list[str]) -> None:
+    """``kibitz replay /dev/zero`` read until memory ran out."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "larger than a record can be (more than 10,000,000 bytes)" in err
+    one_clean_line(err)
+
+
+def test_unrecognized_arguments_are_quoted_escaped(capsys: Capture) -> None:
+    """argparse wrote unrecognized arguments back raw."""
+    code, out, err = run(capsys, "games", ESCAPES)
+    assert code == 2 and "unrecognized arguments: \\x1b]0;TITLE" in err
+    one_clean_line(err)
+
+
+def test_piped_commands_are_echoed_escaped(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Piped input is shown as a terminal shows what is typed: its controls visible, not acted on."""
+    feed(monkeypatch, f"r1>t3{ESCAPES}", f"save {ESCAPES}\0", "undo " + "9" * 5000, "quit")
+    code, out, err = run(capsys, "play", "cicely", "--deal", "1")
+    assert code == 0 and err == ""
+    assert "> r1>t3\\x1b]0;TITLE\\x07\\x1b[2J\\u202e" in out.splitlines()
+    assert printable(out, keep_newlines=True) == out
+
+
+@pytest.mark.parametrize("argv", [
+    ["deal", "duchess", "0" * 5000 + "1"],
+    ["solve", "duchess", "0" * 5000 + "1", "--timeout", "0.001"],
+    ["study", "duchess", "--deals", "1", "--workers", "99999999999999"],
+    ["study", "duchess", "--deals", "1", "--nodes", "9" * 5000],
+    ["study", "duchess", "--deals", "1", "--nodes", "99999999999999999999999999"],
+    ["study", "duchess", "--deals", "1", "--batch", "-1"],
+    ["study", "duchess", "--deals", "1-" + "9" * 5000],
+    ["study", "duchess", "--deals", "0" * 5000 + "2-1"],
+], ids=["deal-zeros", "solve-zeros", "workers", "nodes-digits", "nodes-sqlite", "batch", "deals", "deals-order"])
+def test_huge_numbers_are_one_line_errors(capsys: Capture, tmp_path: Path, argv: list[str]) -> None:
+    """Numbers the CLI converted whole (a deal number with 5000 leading zeros, --workers beyond a
+    C int, --nodes beyond SQLite's integers) ended in tracebacks."""
+    if argv[0] in ("study", "report"):
+        argv = argv + ["--db", str(tmp_path / "study.db")]
+    code, out, err = run(capsys, *argv)
+    if argv[0] in ("deal", "solve"):  # deal 1, its leading zeros dropped
+        assert code == 0 and err == "" and "deal #1" in out
+        return
+    assert code == 2 and out == ""
+    one_clean_line(err)
+    assert len(err) < 300
+    assert not (tmp_path / "study.db").exists()
+
+
+def test_report_on_a_file_that_is_no_database(capsys: Capture, tmp_path: Path) -> None:
+    """A results file that is not SQLite ended in sqlite3.DatabaseError's traceback."""
+    path = tmp_path / f"notes{ESCAPES}.txt"
+    path.write_text("shopping list\n" * 100)
+    code, out, err = run(capsys, "report", "--db", str(path))
+    assert code == 2 and "cannot open the results file" in err
+    one_clean_line(err)
+    assert path.read_text() == "shopping list\n" * 100
+
+
+def test_study_names_its_results_file_escaped(capsys: Capture, tmp_path: Path) -> None:
+    """``study`` and ``report`` wrote the --db name back raw."""
+    db = str(tmp_path / f"results{ESCAPES}.db")
+    code, out, err = run(capsys, "study", "duchess", "--deals", "1", "--nodes", "1", "--workers", "1",
+                         "--db", db)
+    assert code == 0 and "done: 1 deals solved" in err and "results\\x1b]0;TITLE" in err
+    assert printable(err, keep_newlines=True) == err.replace("\r", "")
+    code, out, err = run(capsys, "report", "--db", db, "--game", "cicely")
+    assert code == 0 and "holds no results for --game cicely" in out
+    assert printable(out, keep_newlines=True) == out

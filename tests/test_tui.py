@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 import re
@@ -504,3 +505,113 @@ def test_choose_game(answers: list[str], slug: str) -> None:
 def test_choose_game_can_be_left() -> None:
     assert choose_game(ScriptedInput(["q"]), io.StringIO()) is None
     assert choose_game(ScriptedInput([]), io.StringIO()) is None
+
+
+# -- hostile input: every line ends in a message, never a traceback or raw controls ------
+
+ESCAPES = "\x1b]0;TITLE\x07\x1b[2J\u202e"
+"""Sets the window title, clears the screen, reverses what follows."""
+
+
+def plain_session(deal: int = 1) -> tuple[PlaySession, io.StringIO]:
+    """A Cicely session at deal ``deal`` after one move, drawn without colour."""
+    session, output = session_for(kibitz.game("cicely").deal(deal), deal)
+    run_lines(session, output, "r1>t3")
+    return session, output
+
+
+@pytest.mark.parametrize("command", ["undo", "redo", "u"])
+def test_a_count_of_thousands_of_digits(command: str) -> None:
+    """``undo 999...9`` (5000 digits) raised ValueError (Python's digit limit): now a message."""
+    session, output = plain_session()
+    for count in ("9" * 5000, "9" * 900, "-1", "\uff11"):
+        text = run_lines(session, output, f"{command} {count}")
+        assert len(text.splitlines()) == 1 and len(text) < 200, text[:200]
+    assert session.history.move_count == 1
+    start = output.tell()
+    assert session.undo("9" * 5000) is True  # the command itself bounds the number it converts
+    assert output.getvalue()[start:].startswith("undo: '99999")
+    assert "is not a number of moves from 1 to 1,000,000" in output.getvalue()[start:]
+    text = run_lines(session, output, f"{command} " + "0" * 900 + "1")  # leading zeros: 1
+    if command == "redo":
+        assert text == "nothing to redo\n"
+    else:
+        assert session.history.move_count == 0
+
+
+@pytest.mark.parametrize("command", ["save", "load"])
+def test_a_file_name_with_nul(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    """``save a<NUL>b`` and ``load a<NUL>b`` raised ValueError (embedded null byte)."""
+    monkeypatch.chdir(tmp_path)
+    session, output = plain_session()
+    for name in ("a\0b", "'a\0b'", "~a\0b/c"):
+        text = run_lines(session, output, f"{command} {name}")
+        assert text.startswith(f"{command}: ") and "NUL" in text and "\0" not in text, text
+    assert list(tmp_path.iterdir()) == [] and session.history.move_count == 1
+
+
+def test_save_under_an_unknown_users_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``save ~nosuchuser/game`` raised RuntimeError from Path.expanduser: now the name stays as
+    typed, and the missing folder is said."""
+    monkeypatch.chdir(tmp_path)
+    session, output = plain_session()
+    text = run_lines(session, output, "save ~kibitz-no-such-user-2/game.kibitz")
+    assert text.startswith("save: cannot write ~kibitz-no-such-user-2/game.kibitz"), text
+    text = run_lines(session, output, "load ~kibitz-no-such-user-2/game.kibitz")
+    assert text.startswith("load: ~kibitz-no-such-user-2/game.kibitz: cannot read"), text
+
+
+def test_choose_game_with_a_number_of_thousands_of_digits() -> None:
+    """A game number of 5000 digits raised ValueError in choose_game."""
+    output = io.StringIO()
+    info = choose_game(ScriptedInput(["9" * 5000, "x" * 5000, "0" * 5000 + "3"]), output)
+    assert info is kibitz.games()[2]
+    text = output.getvalue()
+    assert "There is no game 99999999999999999999... (5,000 digits)" in text
+    assert "No game has a name of 5,000 characters" in text and len(text) < 2000
+
+
+def test_record_content_and_file_names_are_shown_escaped(tmp_path: Path) -> None:
+    """A record's rules-version with escape sequences, and file names with them, were written
+    raw to the terminal by ``load`` and ``save``."""
+    session, output = plain_session()
+    path = tmp_path / f"game{ESCAPES}.kibitz"
+    text = run_lines(session, output, f"save {path}")
+    assert path.exists() and "Saved 1 move to" in text
+    text = run_lines(session, output, f"load {path}")
+    assert "Loaded" in text and "game\\x1b]0;TITLE\\x07\\x1b[2J\\u202e.kibitz" in text
+    lines = path.read_text().split("\n")[:-2]
+    lines[3] = f"rules-version: {ESCAPES}"
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    path.write_text("\n".join(lines + [f"end: sha256 {digest}"]) + "\n")
+    text = run_lines(session, output, f"load {path}", f"save {tmp_path / 'none' / ESCAPES}",
+                     f"load {tmp_path / ESCAPES}", f"{ESCAPES}", f"undo {ESCAPES}", f"new {ESCAPES}")
+    assert "rules version \\x1b]0;TITLE" in text and text.count("\n") == 6
+    assert "\x1b" not in output.getvalue() and "\u202e" not in output.getvalue()
+
+
+def test_a_very_long_line_is_refused_in_one_short_line() -> None:
+    """A line of 100,000 characters gets a one-line answer, not the line quoted back."""
+    session, output = plain_session()
+    for line in ("x" * 100_000, "save " + "y" * 100_000, "t1>t2/" + "9" * 5000):
+        text = run_lines(session, output, line)
+        assert len(text.splitlines()) == 1 and len(text) < 200, text[:200]
+    assert session.history.move_count == 1
+
+
+def test_load_of_an_endless_device(tmp_path: Path) -> None:
+    """``load /dev/zero`` read until memory ran out: it stops at the size limit."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    session, output = plain_session()
+    text = run_lines(session, output, "load /dev/zero", f"load {tmp_path}")
+    assert text.startswith("load: /dev/zero: larger than a record can be (more than 10,000,000 bytes)")
+    assert "cannot read" in text.splitlines()[1]
+    assert session.history.move_count == 1
+
+
+def test_scripted_input_echoes_controls_escaped() -> None:
+    """A piped line is echoed as a terminal would show it: its controls visible, not acted on."""
+    output = io.StringIO()
+    assert ScriptedInput([ESCAPES], echo=output)("> ") == ESCAPES
+    assert output.getvalue() == "> \\x1b]0;TITLE\\x07\\x1b[2J\\u202e\n"

@@ -3,7 +3,9 @@ solve deals and run winnability studies.
 
 ``main(argv)`` returns the exit status: 0 on success, 2 for a usage error or bad
 input (unknown game or ruleset, bad deal number, corrupt record), with one line
-on standard error and never a traceback; 130 when interrupted with Ctrl-C.
+on standard error and never a traceback; 130 when interrupted with Ctrl-C. Text from
+outside (an argument, a file name, a record, a piped line) is shown with its control
+characters as visible escapes (:func:`kibitz.printable.printable`), never acted on.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from kibitz.deals import MAX_DEAL_NUMBER, parse_deal_number, random_deal_number
 from kibitz.errors import KibitzError, UnknownGameError
 from kibitz.history import History
 from kibitz.notation import layout_of
+from kibitz.printable import printable
 from kibitz.registry import game as find_game, games
 from kibitz.rules import RULESETS
 from kibitz.study.commands import add_commands as add_solver_commands
@@ -100,7 +103,8 @@ class ArgumentParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on standard error, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+        # The message may quote the arguments as typed ("unrecognized arguments: ...").
+        self.exit(EXIT_USAGE, f"{self.prog}: {printable(message)} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> ArgumentParser:
@@ -218,7 +222,7 @@ def piped_reader(prompt: str) -> str:
         sys.stdout.write("\n")
         raise EOFError
     line = line.rstrip("\r\n")
-    sys.stdout.write(line + "\n")
+    sys.stdout.write(printable(line) + "\n")
     return line
 
 
@@ -288,7 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except KibitzError as error:
-        sys.stderr.write(f"kibitz {args.command}: {error}\n")
+        # The message may quote a file name, a record or an argument: never act on their controls.
+        sys.stderr.write(f"kibitz {args.command}: {printable(str(error))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("\n")

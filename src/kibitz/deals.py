@@ -13,7 +13,7 @@ import random
 import secrets
 from typing import Protocol
 
-from kibitz.errors import DealNumberError
+from kibitz.errors import DealNumberError, quoted
 
 MAX_DEAL_NUMBER = 10**20 - 1
 """The largest deal number: any positive integer of up to 20 digits is valid."""
@@ -70,10 +70,11 @@ def parse_deal_number(text: str) -> int:
     stripped = text.strip().removeprefix("#")
     if not stripped.isascii() or not stripped.isdigit():
         raise DealNumberError(
-            f"deal number {text!r}: not a number; use digits only, from 1 to {MAX_DEAL_NUMBER}")
-    if len(stripped.lstrip("0")) > 20:
-        raise DealNumberError(f"deal number {text!r}: at most 20 digits (largest {MAX_DEAL_NUMBER})")
-    return check_deal_number(int(stripped))
+            f"deal number {quoted(text)}: not a number; use digits only, from 1 to {MAX_DEAL_NUMBER}")
+    significant = stripped.lstrip("0")  # int() refuses thousands of digits, leading zeros too
+    if len(significant) > 20:
+        raise DealNumberError(f"deal number {quoted(text)}: at most 20 digits (largest {MAX_DEAL_NUMBER})")
+    return check_deal_number(int(significant or "0"))
 
 
 def random_deal_number(limit: int = 10**9) -> int:

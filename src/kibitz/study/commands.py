@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from kibitz import compiled
 from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
-from kibitz.errors import KibitzError
+from kibitz.errors import KibitzError, quoted
+from kibitz.printable import printable
 from kibitz.registry import game as find_game
+
+if TYPE_CHECKING:
+    from kibitz.study.store import Store
 
 DEFAULT_DB = "kibitz-study.db"
 DEFAULT_TIMEOUT = 10.0
@@ -62,9 +68,9 @@ def parse_deals(text: str) -> list[int]:
         start = parse_deal_number(first)
         end = parse_deal_number(last) if dash else start
         if end < start:
-            raise KibitzError(f"deal range {part.strip()!r}: the end is before the start")
+            raise KibitzError(f"deal range {quoted(part.strip())}: the end is before the start")
         if end - start >= 10_000_000:
-            raise KibitzError(f"deal range {part.strip()!r}: at most 10,000,000 deals at a time")
+            raise KibitzError(f"deal range {quoted(part.strip())}: at most 10,000,000 deals at a time")
         numbers.update(dict.fromkeys(range(start, end + 1)))
     return list(numbers)
 
@@ -77,6 +83,34 @@ def positive_seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"the timeout must be a positive number of seconds, not {text}")
     return value
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``, checked before it is converted
+    (a number of thousands of digits is refused, never converted)."""
+
+    def parse(text: str) -> int:
+        digits = text.strip()
+        significant = digits.lstrip("0")  # int() refuses thousands of digits, leading zeros too
+        if (digits.isascii() and digits.isdigit() and len(significant) <= len(str(high))
+                and low <= int(significant or "0") <= high):
+            return int(significant or "0")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number from {low} to {high:,}")
+    return parse
+
+
+MAX_WORKERS = 1000
+MAX_BATCH_OPTION = 1_000_000
+MAX_NODES = 10**15
+
+
+def open_store(path: str) -> Store:
+    """The results file at ``path``; :class:`KibitzError` when it cannot be opened or is no database."""
+    from kibitz.study.store import Store
+    try:
+        return Store(path)
+    except (sqlite3.Error, OSError) as error:
+        raise KibitzError(f"cannot open the results file {path}: {error}") from None
 
 
 def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -101,13 +135,13 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     add_ruleset(study)  # type: ignore[operator]
     study.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
                        help=f"seconds per deal (default {DEFAULT_TIMEOUT:g})")
-    study.add_argument("--nodes", type=int, default=None, metavar="N",
+    study.add_argument("--nodes", type=whole_number(1, MAX_NODES), default=None, metavar="N",
                        help="also stop each deal after N nodes (reproducible on any machine)")
     study.add_argument("--undecided", action="store_true",
                        help="skip deals decided by any solver version (default: only by this one)")
-    study.add_argument("--workers", type=int, default=0, metavar="K",
+    study.add_argument("--workers", type=whole_number(0, MAX_WORKERS), default=0, metavar="K",
                        help="parallel workers (default: one per core)")
-    study.add_argument("--batch", type=int, default=0, metavar="N",
+    study.add_argument("--batch", type=whole_number(0, MAX_BATCH_OPTION), default=0, metavar="N",
                        help="deals per task (default: chosen from the range and the timeout, at most 200)")
     study.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="local process pool (default) or a Ray cluster")
@@ -160,49 +194,44 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_study_command(args: argparse.Namespace) -> int:
     """``kibitz study GAME --deals RANGES``."""
     from kibitz.study.runner import BatchRunner, StudyPlan, run_local, run_study
-    from kibitz.study.store import Store
     game = find_game(args.game, args.ruleset)
     deals = parse_deals(args.deals)
     for number in deals[:1] + deals[-1:]:
         check_deal_number(number)
-    if args.workers < 0 or args.batch < 0:
-        raise KibitzError("--workers and --batch take a positive number (0: automatic)")
     backend: BatchRunner = run_local
     if args.backend == "ray":
         from kibitz.study.ray_backend import ray_runner
         backend = ray_runner(args.address)
     elif args.address is not None:
         raise KibitzError("--address is for the ray backend (add --backend ray)")
-    if args.nodes is not None and args.nodes < 1:
-        raise KibitzError("--nodes takes a positive number")
     plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
                      undecided_only=args.undecided)
-    store = Store(args.db)
+    store = open_store(args.db)
+    db = printable(args.db)
     stored_before = store.count(game.slug, game.ruleset)
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\n")
     try:
         progress = run_study(plan, store, backend, sys.stderr)
     except KeyboardInterrupt:
         stored = store.count(game.slug, game.ruleset) - stored_before
-        sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {args.db}; "
+        sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {db}; "
                          "run the same command again to continue\n")
         store.close()
         return 130
     store.close()
-    sys.stderr.write(f"done: {progress.done:,} deals solved ({progress.skipped:,} skipped) into {args.db}; "
-                     f"see: kibitz report --db {args.db}\n")
+    sys.stderr.write(f"done: {progress.done:,} deals solved ({progress.skipped:,} skipped) into {db}; "
+                     f"see: kibitz report --db {db}\n")
     return 0
 
 
 def run_report(args: argparse.Namespace) -> int:
     """``kibitz report``."""
     from kibitz.study.report import format_table, summarize
-    from kibitz.study.store import Store
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
     slug = None if args.game is None else find_game(args.game).slug
     wanted = None if args.deals is None else set(parse_deals(args.deals))
-    with Store(args.db) as store:
+    with open_store(args.db) as store:
         rows = [row for row in store.rows(slug, moves=False) if wanted is None or row.deal in wanted]
     lines = summarize(rows, by_version=args.by_version)
     if args.json:
@@ -211,7 +240,7 @@ def run_report(args: argparse.Namespace) -> int:
     if not lines:
         chosen = "".join(f" {flag} {value}" for flag, value in (("--game", args.game), ("--deals", args.deals))
                          if value is not None)
-        sys.stdout.write(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}\n")
+        sys.stdout.write(printable(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}") + "\n")
         return 0
     sys.stdout.write(format_table(lines) + "\n")
     return 0

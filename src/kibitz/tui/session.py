@@ -8,6 +8,7 @@ in a terminal and in tests (:class:`ScriptedInput`).
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TextIO
@@ -15,9 +16,10 @@ from typing import Callable, Iterable, Iterator, TextIO
 from kibitz import records
 from kibitz.cards import format_card, parse_card
 from kibitz.deals import parse_deal_number, random_deal_number
-from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError
+from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError, quoted
 from kibitz.history import History
 from kibitz.moves import Move, parse_move
+from kibitz.printable import printable
 from kibitz.registry import find, games
 from kibitz.rules import GameInfo
 from kibitz.state import State
@@ -29,6 +31,10 @@ LineReader = Callable[[str], str]
 
 PROMPT = "> "
 LINE_WIDTH = 78
+MAX_LINE = 1000
+"""The longest line of input acted on, in characters (a file name included)."""
+MAX_STEPS = 10**6
+"""The most moves one ``undo N`` or ``redo N`` takes."""
 
 COMMANDS_HELP = """\
 Type a move, or a command:
@@ -70,7 +76,7 @@ class ScriptedInput:
         if line is None:
             raise EOFError
         if self.echo is not None:
-            self.echo.write(prompt + line + "\n")
+            self.echo.write(prompt + printable(line) + "\n")
         return line
 
 
@@ -167,8 +173,9 @@ class PlaySession:
         return self.history.state
 
     def say(self, text: str = "") -> None:
-        """Write one or more lines."""
-        self.output.write(text + "\n")
+        """Write one or more lines, control characters (from typed text, a file name or a record)
+        shown as visible escapes; only :meth:`show` writes the drawing's colours."""
+        self.output.write(printable(text, keep_newlines=True) + "\n")
 
     # -- showing the game ------------------------------------------------------
 
@@ -188,8 +195,8 @@ class PlaySession:
 
     def show(self) -> None:
         """Draw the layout, then say whether the game is won or over."""
-        self.say(draw(self.state, colour=self.colour, deal_number=self.history.deal_number,
-                      moves_played=len(self.history.moves)))
+        self.output.write(draw(self.state, colour=self.colour, deal_number=self.history.deal_number,
+                               moves_played=self.history.move_count) + "\n")
         status = self.status()
         if status:
             self.say()
@@ -198,7 +205,7 @@ class PlaySession:
     def status(self) -> str | None:
         """The announcement of a won or lost game, or ``None`` while play goes on."""
         state = self.state
-        moves = len(self.history.moves)
+        moves = self.history.move_count
         if state.is_won():
             deal = f" deal #{self.history.deal_number}" if self.history.deal_number is not None else ""
             return f"You won{deal} in {plural(moves, 'move')}!"
@@ -233,6 +240,10 @@ class PlaySession:
         """Act on one line of input; ``False`` when the player leaves."""
         text = line.strip()
         if not text:
+            return True
+        if len(text) > MAX_LINE:
+            self.say(f"That line is {len(text):,} characters long; no command, move or file name "
+                     f"here is longer than {MAX_LINE:,}.")
             return True
         word, _, argument = text.partition(" ")
         command = self._commands.get(word.lower())
@@ -289,11 +300,15 @@ class PlaySession:
         return True
 
     def _count(self, argument: str, command: str) -> int | None:
+        """The number of moves typed after ``undo`` or ``redo`` (1 if none), from 1 to
+        :data:`MAX_STEPS`; ``None``, having said why, for anything else."""
         if not argument:
             return 1
-        if argument.isascii() and argument.isdigit() and 0 < int(argument) <= 10**6:
-            return int(argument)
-        self.say(f"{command}: {argument!r} is not a number of moves (e.g. {command} 3)")
+        digits = argument.lstrip("0")  # int() refuses thousands of digits, leading zeros too
+        if (argument.isascii() and argument.isdigit() and len(digits) <= len(str(MAX_STEPS))
+                and 0 < int(digits or "0") <= MAX_STEPS):
+            return int(digits)
+        self.say(f"{command}: {quoted(argument)} is not a number of moves from 1 to {MAX_STEPS:,} (e.g. {command} 3)")
         return None
 
     def undo(self, argument: str) -> bool:
@@ -340,12 +355,23 @@ class PlaySession:
         self.introduce()
         return True
 
+    def _file(self, argument: str, command: str) -> Path | None:
+        """The file the player named after ``command`` (quotes dropped, ``~`` expanded), or
+        ``None``, having said why, when no file can have that name."""
+        name = _unquote(argument)
+        if not name.strip():
+            self.say(f"{command}: give a file name, e.g. {command} mygame.kibitz")
+            return None
+        if "\0" in name:
+            self.say(f"{command}: {quoted(name)}: a file name cannot hold a NUL character")
+            return None
+        return Path(os.path.expanduser(name))  # an unknown ~user stays as typed
+
     def save(self, argument: str) -> bool:
         """Save the game so far as a record file."""
-        if not argument:
-            self.say("save: give a file name, e.g. save mygame.kibitz")
+        path = self._file(argument, "save")
+        if path is None:
             return True
-        path = Path(_unquote(argument)).expanduser()
         try:
             records.save(self.history, path)
         except KibitzError as error:
@@ -354,24 +380,23 @@ class PlaySession:
         except OSError as error:
             self.say(f"save: cannot write {path} ({error.strerror or error})")
             return True
-        moves = len(self.history.moves)
+        moves = self.history.move_count
         self.say(f"Saved {plural(moves, 'move')} to {path}; "
                  f"resume with: load {path} (or kibitz play --load {path})")
         return True
 
     def load(self, argument: str) -> bool:
         """Resume a saved record in place of the current game."""
-        if not argument:
-            self.say("load: give a file name, e.g. load mygame.kibitz")
+        path = self._file(argument, "load")
+        if path is None:
             return True
-        path = Path(_unquote(argument)).expanduser()
         try:
             history = records.load(path)
         except KibitzError as error:
             self.say(f"load: {error}")
             return True
         self.history = history
-        moves = len(history.moves)
+        moves = history.move_count
         self.say(f"Loaded {path}: {plural(moves, 'move')} replayed and checked.")
         self.introduce()
         return True
@@ -410,11 +435,17 @@ def choose_game(read: LineReader, output: TextIO) -> GameInfo | None:
         if answer.lower() in ("q", "quit", "exit"):
             return None
         if answer.isascii() and answer.isdigit():
-            if 1 <= int(answer) <= len(infos):
-                return infos[int(answer) - 1]
-            output.write(f"There is no game {answer}: choose 1 to {len(infos)}, or type a name.\n")
+            number = answer.lstrip("0")
+            if len(number) <= len(str(len(infos))) and 1 <= int(number or "0") <= len(infos):
+                return infos[int(number) - 1]
+            shown = answer if len(answer) <= 20 else f"{answer[:20]}... ({len(answer):,} digits)"
+            output.write(f"There is no game {shown}: choose 1 to {len(infos)}, or type a name.\n")
+            continue
+        if len(answer) > MAX_LINE:
+            output.write(f"No game has a name of {len(answer):,} characters: "
+                         f"choose 1 to {len(infos)}, or type a name.\n")
             continue
         try:
             return find(answer)
         except KibitzError as error:
-            output.write(f"{error}\n")
+            output.write(printable(str(error)) + "\n")
