@@ -15,7 +15,7 @@ import pytest
 
 import kibitz
 from kibitz import records
-from kibitz.cli import main
+from kibitz.cli import main, typed_line
 from kibitz.history import History
 from kibitz.notation import layout_of
 from kibitz.printable import printable
@@ -363,6 +363,15 @@ def test_report_on_a_file_that_is_no_database(capsys: Capture, tmp_path: Path) -
     assert path.read_text() == "shopping list\n" * 100
 
 
+def test_results_file_that_is_a_folder(capsys: Capture, tmp_path: Path) -> None:
+    """A folder given as the results file is refused in one line, and left as it was."""
+    for argv in (["report"], ["study", "duchess", "--deals", "1", "--nodes", "1"]):
+        code, out, err = run(capsys, *argv, "--db", str(tmp_path))
+        assert code == 2 and "is a folder or a device, not a results file" in err
+        one_clean_line(err)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_study_names_its_results_file_escaped(capsys: Capture, tmp_path: Path) -> None:
     """``study`` and ``report`` wrote the --db name back raw."""
     db = str(tmp_path / f"results{ESCAPES}.db")
@@ -373,3 +382,25 @@ def test_study_names_its_results_file_escaped(capsys: Capture, tmp_path: Path) -
     code, out, err = run(capsys, "report", "--db", db, "--game", "cicely")
     assert code == 0 and "holds no results for --game cicely" in out
     assert printable(out, keep_newlines=True) == out
+
+
+def test_piped_bytes_that_are_not_text_and_endless_lines(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Piped input that is not UTF-8 ended in UnicodeDecodeError's traceback (where standard
+    input decodes strictly, as under most UTF-8 locales); a line with no end was read whole."""
+    data = b"r1>t3\n\xff\xfe bad\n" + b"\0" * 200_000 + b"\nundo\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict"))
+    code, out, err = run(capsys, "play", "cicely", "--deal", "1")
+    assert code == 0 and err == ""
+    assert "move '\ufffd\ufffd bad': not a move" in out
+    assert out.count("That line is longer than any command") == 1
+    assert "> undo" in out.splitlines() and out.rstrip().endswith("kibitz play cicely --deal 1")
+    assert len(out) < 100_000 and printable(out, keep_newlines=True) == out
+
+
+def test_typed_bytes_that_are_not_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal, a line that does not decode is answered as a wrong line, not a traceback."""
+    def undecodable(prompt: str) -> str:
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+
+    monkeypatch.setattr(builtins, "input", undecodable)
+    assert typed_line("> ") == "\ufffd"

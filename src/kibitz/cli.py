@@ -27,7 +27,7 @@ from kibitz.rules import RULESETS
 from kibitz.study.commands import add_commands as add_solver_commands
 from kibitz.tui.autoplay import SAFE_RULE
 from kibitz.tui.drawing import LEGEND, colour_wanted, draw
-from kibitz.tui.session import COMMANDS_HELP, LineReader, PlaySession, choose_game
+from kibitz.tui.session import COMMANDS_HELP, MAX_LINE, LineReader, PlaySession, choose_game
 from kibitz.web.commands import add_commands as add_web_commands
 
 EXIT_USAGE = 2
@@ -210,14 +210,43 @@ def terminal_reader() -> LineReader:
         import readline  # noqa: F401  (enables editing and history in input())
     except ImportError:
         pass
-    return input
+    return typed_line
+
+
+def typed_line(prompt: str) -> str:
+    """:func:`input`; bytes typed that are not text (in the terminal's encoding) make a line
+    of U+FFFD, which the game answers like any other wrong line."""
+    try:
+        return input(prompt)
+    except UnicodeDecodeError:
+        return "\ufffd"
+
+
+def read_piped_line() -> str:
+    """The next line of piped standard input, ``""`` at its end.
+
+    Bytes that are not text become U+FFFD, and a line too long for any command is cut (the
+    rest of it read and dropped), so that neither stops the game nor fills the memory.
+    """
+    stdin = sys.stdin
+    if stdin is None:
+        return ""
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is None:  # a text stream with no bytes beneath it
+        return stdin.readline()
+    limit = 4 * MAX_LINE + 4  # more characters than MAX_LINE, however they are encoded
+    raw: bytes = buffer.readline(limit)
+    if len(raw) == limit and not raw.endswith(b"\n"):
+        while (rest := buffer.readline(limit)) and not rest.endswith(b"\n"):
+            pass
+    return raw.decode(stdin.encoding or "utf-8", "replace")
 
 
 def piped_reader(prompt: str) -> str:
     """Read a line of piped input; write the prompt and the line to standard output, so
     that a transcript shows each command on its own line (a terminal echoes them)."""
     sys.stdout.write(prompt)
-    line = sys.stdin.readline() if sys.stdin is not None else ""
+    line = read_piped_line()
     if not line:
         sys.stdout.write("\n")
         raise EOFError
@@ -265,11 +294,12 @@ def run_replay(args: argparse.Namespace) -> int:
     out.write(f"result: {result}\n")
     if args.show:
         colour = colour_wanted(out, args.no_color)
-        position = history.start
+        moves = history.moves
+        position = history.restart()  # redo then steps through the positions already replayed
         out.write("\nopening\n" + draw(position, colour=colour, deal_number=history.deal_number,
                                        moves_played=0) + "\n")
-        for k, move in enumerate(history.moves, 1):
-            position = position.apply(move)
+        for k, move in enumerate(moves, 1):
+            position = history.redo()
             out.write(f"\nmove {k}: {move}\n" + draw(position, colour=colour,
                                                      deal_number=history.deal_number,
                                                      moves_played=k) + "\n")

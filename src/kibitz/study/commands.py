@@ -107,6 +107,8 @@ MAX_NODES = 10**15
 def open_store(path: str) -> Store:
     """The results file at ``path``; :class:`KibitzError` when it cannot be opened or is no database."""
     from kibitz.study.store import Store
+    if Path(path).exists() and not Path(path).is_file():  # SQLite would put its journal beside a device
+        raise KibitzError(f"{path} is a folder or a device, not a results file")
     try:
         return Store(path)
     except (sqlite3.Error, OSError) as error:

@@ -242,8 +242,8 @@ class PlaySession:
         if not text:
             return True
         if len(text) > MAX_LINE:
-            self.say(f"That line is {len(text):,} characters long; no command, move or file name "
-                     f"here is longer than {MAX_LINE:,}.")
+            self.say(f"That line is longer than any command, move or file name here "
+                     f"(at most {MAX_LINE:,} characters).")
             return True
         word, _, argument = text.partition(" ")
         command = self._commands.get(word.lower())
