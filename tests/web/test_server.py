@@ -95,19 +95,41 @@ def test_a_client_that_leaves_mid_body_is_not_an_error(server: tuple[str, Path])
     assert "Traceback" not in log.read_text(errors="replace")
 
 
-def test_a_stalled_body_is_refused_in_time_and_others_go_on(server: tuple[str, Path]) -> None:
+def test_stalled_clients_are_refused_in_time_and_others_go_on(server: tuple[str, Path]) -> None:
     url, _ = server
-    stalled = raw_request(url, b"POST /api/games/duchess/new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                               b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+    stalled = {
+        "body": raw_request(url, b"POST /api/games/duchess/new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                 b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"),
+        "head": raw_request(url, b"POST /api/games/duchess/new HTTP/1.1\r\nHost: 127.0."),
+        "nothing": raw_request(url, b""),
+    }
     try:
         started = time.monotonic()
         assert httpx.post(f"{url}/api/games/duchess/new", json={}).status_code == 201
         assert time.monotonic() - started < 5
-        stalled.settimeout(30)
-        answer = stalled.recv(4096)
-        assert answer.startswith(b"HTTP/1.1 408") and b'{"error":' in answer, answer
+        for what, connection in stalled.items():
+            connection.settimeout(30)
+            answer = connection.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 408") and b'{"error":' in answer, (what, answer)
     finally:
-        stalled.close()
+        for connection in stalled.values():
+            connection.close()
+
+
+def test_a_request_that_is_not_http_gets_a_json_refusal(server: tuple[str, Path]) -> None:
+    url, _ = server
+    for garbage in (b"GARBAGE\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+                    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"a" * 70_000,   # a head too long
+                    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n"):
+        connection = raw_request(url, garbage)
+        try:
+            connection.settimeout(10)
+            answer = connection.recv(4096)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head, answer
+            assert b"not a valid HTTP request" in body
+        finally:
+            connection.close()
 
 
 def test_ipv6_loopback(tmp_path: Path) -> None:

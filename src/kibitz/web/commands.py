@@ -146,6 +146,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from kibitz.web.app import create_app
+    from kibitz.web.protocol import GuardedProtocol
 
     directory = data_dir(args.data_dir)
     try:
@@ -156,7 +157,8 @@ def run_serve(args: argparse.Namespace) -> int:
     host = args.host.strip("[]")
     _check_port(host, args.port)
     app = create_app(directory, host_policy(host, args.allow_host), keep_finished_days=args.keep_finished or None)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=args.port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=args.port, log_level="warning",
+                                           http=GuardedProtocol))
     shown = "127.0.0.1" if host in WILDCARD_HOSTS else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{args.port}/"
     sys.stdout.write(f"kibitz is serving the player at {printable(url)}\n"
