@@ -100,8 +100,11 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 
 
 MAX_WORKERS = 1000
+"""The most workers ``--workers`` asks for (far more than a machine has cores)."""
 MAX_BATCH_OPTION = 1_000_000
+"""The largest ``--batch``."""
 MAX_NODES = 10**15
+"""The largest ``--nodes`` (years of search; the results file stores it as a 64-bit integer)."""
 
 
 def open_store(path: str) -> Store:
