@@ -1,8 +1,9 @@
 """Move latency of the browser player's server under load, idle and with long searches running.
 
 Starts ``kibitz serve`` on a free port with a temporary data folder; 50 clients (each
-with its own connection and its own game) play random legal moves as fast as the
-server answers them. Measured twice, side by side in one run:
+with its own connection and its own game) play as fast as the server answers them: a
+random legal move, or one move undone in five (so that games stay mid-way and the mix
+of requests stays the same all along). Measured twice, side by side in one run:
 
 * idle: only the clients' moves;
 * searching: the same, while two long searches ("still winnable?" at the 10-second
@@ -63,6 +64,7 @@ class Load:
         self.samples: list[tuple[float, float]] = []
         self.errors = 0
         self.running = True
+        self.searches_done = 0
 
     async def client(self, number: int) -> None:
         rng = random.Random(self.rng.random())
@@ -70,8 +72,10 @@ class Load:
             slug = GAMES[number % len(GAMES)]
             view = (await http.post(f"/api/games/{slug}/new", json={"deal": rng.randint(1, 30000)})).json()
             while self.running:
-                if view["legal"]:
+                if view["legal"] and (rng.random() < 0.8 or not view["can_undo"]):
                     path, body = f"/api/play/{view['id']}/move", {"move": rng.choice(view["legal"])}
+                elif view["can_undo"]:
+                    path, body = f"/api/play/{view['id']}/undo", {}
                 else:
                     path, body = f"/api/play/{view['id']}/restart", {}
                 sent = time.perf_counter()
@@ -91,6 +95,7 @@ class Load:
                 deals.append(deal)
                 game = (await http.post("/api/games/kingsdown-eights/new", json={"deal": deal})).json()
                 await http.post(f"/api/play/{game['id']}/winnable", json={"seconds": SEARCH_SECONDS})
+                self.searches_done += 1
 
 
 def summary(samples: list[float], seconds: float) -> tuple[float, float, float]:
@@ -103,7 +108,7 @@ def summary(samples: list[float], seconds: float) -> tuple[float, float, float]:
 async def measure(url: str, clients: int, seconds: float, searches: int, deals: list[int]) -> dict[str, tuple[float, float, float]]:
     load = Load(url, clients, seed=1)
     tasks = [asyncio.create_task(load.client(k)) for k in range(clients)]
-    await asyncio.sleep(3.0)   # every client has its game and plays
+    await asyncio.sleep(5.0)   # every client has its game and plays
     start = time.perf_counter()
     await asyncio.sleep(seconds)
     idle = [latency for sent, latency in load.samples if start <= sent < start + seconds]
@@ -119,6 +124,7 @@ async def measure(url: str, clients: int, seconds: float, searches: int, deals: 
     await asyncio.gather(*searchers, return_exceptions=True)
     if load.errors:
         print(f"note: {load.errors} moves were refused (should be none)")
+    print(f"{load.searches_done} searches ended during the second phase, {searches} running all along")
     return {"idle": summary(idle, seconds), f"{searches} searches": summary(busy, seconds)}
 
 
