@@ -24,6 +24,7 @@ from typing import Awaitable, Callable, Literal
 import anyio
 import anyio.to_thread
 
+from kibitz.printable import printable
 from kibitz.state import State
 
 Question = Literal["hint", "winnable"]
@@ -148,7 +149,7 @@ class SearchPool:
             self._busy -= 1
         kind, value = reply
         if kind != "answer":
-            log.error("a search failed: %s", value)
+            log.error("a search failed: %s", printable(str(value)))
             return None
         assert value is None or isinstance(value, (str, bool))
         return value
