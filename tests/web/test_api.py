@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import kibitz
-from kibitz.web.app import MAX_BODY
+from kibitz.web.inputs import MAX_BODY
 
 from .conftest import TestClient, client_for
 

@@ -23,7 +23,7 @@ import pytest
 import kibitz
 from kibitz.records import parse_record
 from kibitz.solver import Limits, Outcome, solve
-from kibitz.web.app import view_payload
+from kibitz.web.referee import view_payload
 from kibitz.web.store import Play
 
 from .browser import start_server, stop

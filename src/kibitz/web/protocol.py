@@ -5,7 +5,7 @@
 * A connection must send the whole head of each request (request line and headers)
   within :data:`HEAD_SECONDS`; one that stalls, or opens and sends nothing, gets a
   408 and is closed, so idle or stalled clients cannot pile up. (A stalled request
-  *body* is timed out by the application, :data:`kibitz.web.app.BODY_SECONDS`.)
+  *body* is timed out by the application, :data:`kibitz.web.inputs.BODY_SECONDS`.)
 """
 
 from __future__ import annotations

@@ -1,0 +1,130 @@
+"""The referee: the games being played, kept in memory and in the store, and what a
+player may be told of them.
+
+Every payload about a game carries only the player's view of it (hidden cards as
+``null``), the legal moves as text and the counts; never the true state.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections import OrderedDict
+from typing import Any
+
+from kibitz.cards import IDENTITY, RANKS, SUITS, format_card
+from kibitz.history import History
+from kibitz.registry import find, game as find_game
+from kibitz.rules import RULESETS
+from kibitz.state import State
+from kibitz.web.inputs import ApiError
+from kibitz.web.searches import SearchPool
+from kibitz.web.store import Play, Store, StoredGameError
+
+CACHE_SIZE = 64
+"""Games kept in memory; the others are read back from the database when asked for."""
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+
+
+def _card(card: int | None) -> str | None:
+    return None if card is None else format_card(card & IDENTITY, mark_face_down=False)
+
+
+def game_info(slug: str) -> dict[str, Any]:
+    """A game's description and the piles of its table."""
+    info = find(slug)
+    game = find_game(slug)
+    piles = []
+    for spec in game.piles:
+        pile: dict[str, Any] = {"name": spec.name, "kind": spec.kind.name.lower(),
+                                "spread": spec.spread.value, "cell": spec.cell}
+        if spec.foundation is not None:
+            f = spec.foundation
+            pile["foundation"] = {"suit": SUITS[f.suit], "step": f.step,
+                                  "first": None if f.first is None else RANKS[f.first]}
+        piles.append(pile)
+    return {"slug": info.slug, "name": info.name, "aliases": list(info.aliases), "packs": info.packs,
+            "redeals": info.redeals, "description": info.description,
+            "rules_version": info.rules_version, "rulesets": list(RULESETS), "piles": piles}
+
+
+def view_payload(game_id: str, play: Play) -> dict[str, Any]:
+    """What the browser may know of a game: the view, the legal moves and the counts."""
+    history = play.history
+    state = history.state
+    game = state.game
+    view = state.view()
+    won = state.is_won()
+    status = "won" if won else "over" if state.is_over() else "playing"
+    return {
+        "id": game_id, "game": game.slug, "name": game.name, "ruleset": game.ruleset,
+        "deal": str(history.deal_number), "round": view.round,
+        "redeals_left": max(0, game.info.redeals - (view.round - 1)),
+        "base": None if view.base is None else RANKS[view.base],
+        "piles": {name: [_card(c) for c in cards] for name, cards in zip(view.pile_names, view.piles)},
+        "legal": [str(m) for m in state.legal_moves],
+        "moves": history.move_count, "can_undo": history.can_undo, "can_redo": history.can_redo,
+        "status": status, "result": play.result,
+        "elapsed": round(max(0.0, time.time() - play.created), 1),
+    }
+
+
+class Referee:
+    """The games being played: in memory, backed by the store; and their searches."""
+
+    def __init__(self, store: Store, searches: SearchPool) -> None:
+        self.store = store
+        self.searches = searches
+        self.cache: OrderedDict[str, Play] = OrderedDict()
+
+    def new(self, slug: str, ruleset: str, deal: int) -> tuple[str, Play]:
+        game = find_game(slug, ruleset)
+        game_id = secrets.token_urlsafe(12)
+        play = Play(History.new(game, deal), time.time())
+        self.store.create(game_id, play)
+        self._remember(game_id, play)
+        return game_id, play
+
+    def get(self, game_id: str) -> Play:
+        if not _GAME_ID.fullmatch(game_id):
+            raise ApiError(404, "no such game")
+        play = self.cache.get(game_id)
+        if play is None:
+            try:
+                play = self.store.load(game_id)
+            except StoredGameError as error:
+                raise ApiError(410, str(error)) from None
+            if play is None:
+                raise ApiError(404, "no such game")
+            self._remember(game_id, play)
+        self.cache.move_to_end(game_id)
+        return play
+
+    def _remember(self, game_id: str, play: Play) -> None:
+        self.cache[game_id] = play
+        while len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    def changed(self, game_id: str, play: Play, played_since: int | None) -> None:
+        """Save a game after a change, and count it if it has just ended.
+
+        ``played_since``: the move count before the change when moves were played (they
+        replace the redo line from there), ``None`` when only the position moved (undo,
+        redo, restart)."""
+        if played_since is None:
+            self.store.moved(game_id, play.history)
+        else:
+            self.store.played(game_id, play.history, played_since)
+        state = play.history.state
+        if play.result is None and state.is_over():
+            play.result = "won" if state.is_won() else "lost"
+            self.store.finish(game_id, play, play.result)
+        self.store.prune()
+
+    def still_at(self, game_id: str, state: State) -> bool:
+        """Whether game ``game_id`` is still at ``state`` (a search about it is still wanted)."""
+        try:
+            return self.get(game_id).history.state == state
+        except ApiError:
+            return False
