@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -29,8 +30,8 @@ from kibitz.registry import find, games
 from kibitz.rules import RULESETS
 from kibitz.tui.autoplay import SAFE_RULE, autoplay
 from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
-from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, deal_field, int_field, read_json,
-                               ruleset_field, seconds_field)
+from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, clock_field, deal_field, int_field,
+                               read_json, ruleset_field, seconds_field)
 from kibitz.web.markdown import to_html
 from kibitz.web.referee import Referee, game_info, view_payload
 from kibitz.web.searches import Question, SearchPool, SearchStopped
@@ -38,8 +39,244 @@ from kibitz.web.store import DEFAULT_KEEP_FINISHED_DAYS, Play, Store, statistics
 
 LOCAL_HOSTS = HostPolicy.of(LOCAL_NAMES + ("testserver",))
 """The hosts of a server on this computer only (``testserver``: Starlette's test client)."""
+STATIC = resources.files("kibitz.web") / "static"
+RULES = resources.files("kibitz.web") / "rules"
+STEP_FIELDS = ("expected_moves", "clock")
+"""The fields every request that acts on a game may carry."""
 
-Handler = Callable[[Request], Awaitable[Response]]
+
+def referee_of(request: Request) -> Referee:
+    referee: Referee = request.app.state.referee
+    return referee
+
+
+def slug_of(request: Request) -> str:
+    try:
+        return find(request.path_params["slug"]).slug
+    except UnknownGameError as error:
+        raise ApiError(404, str(error)) from None
+
+
+async def game_for(request: Request, fields: tuple[str, ...]) -> tuple[dict[str, Any], str, Play]:
+    """The request's body (``fields`` and :data:`STEP_FIELDS` allowed) and its game, with the
+    player's clock taken and the expected move count checked."""
+    data = await read_json(request, fields + STEP_FIELDS)
+    game_id = request.path_params["id"]
+    referee = referee_of(request)
+    play = referee.get(game_id)
+    referee.tick(play, clock_field(data))
+    expected = int_field(data, "expected_moves", 0, 10_000_000)
+    count = play.history.move_count
+    if expected is not None and expected != count:
+        raise ApiError(409, f"the game has moved on ({count} moves, not {expected}); reload to see it")
+    return data, game_id, play
+
+
+# -- pages and descriptions ---------------------------------------------------------------
+
+async def index(request: Request) -> Response:
+    return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+
+async def list_games(request: Request) -> Response:
+    return JSONResponse({"games": [game_info(info.slug) for info in games()],
+                         "rulesets": list(RULESETS), "safe_rule": SAFE_RULE})
+
+
+async def rules(request: Request) -> Response:
+    slug = slug_of(request)
+    info = find(slug)
+    page = RULES / f"{slug}.md"
+    common = RULES / "README.md"
+    return JSONResponse({"game": slug, "name": info.name, "html": to_html(page.read_text("utf-8")),
+                         "common": to_html(common.read_text("utf-8"))})
+
+
+async def stats(request: Request) -> Response:
+    results = referee_of(request).store.results()
+    recent = [{"game": r.slug, "ruleset": r.ruleset, "deal": r.deal, "result": r.result,
+               "abandoned": r.abandoned, "seconds": round(r.seconds, 1), "moves": r.moves,
+               "finished": r.finished} for r in results[-100:]]
+    return JSONResponse({"stats": statistics(results), "recent": recent})
+
+
+# -- games ---------------------------------------------------------------------------------
+
+async def new_game(request: Request) -> Response:
+    data = await read_json(request, ("ruleset", "deal"))
+    slug = slug_of(request)
+    game_id, play = referee_of(request).new(slug, ruleset_field(data.get("ruleset")), deal_field(data.get("deal")))
+    return JSONResponse(view_payload(game_id, play), status_code=201)
+
+
+async def open_games(request: Request) -> Response:
+    return JSONResponse({"games": referee_of(request).store.open_games()})
+
+
+async def show(request: Request) -> Response:
+    game_id = request.path_params["id"]
+    return JSONResponse(view_payload(game_id, referee_of(request).get(game_id)))
+
+
+async def move(request: Request) -> Response:
+    data, game_id, play = await game_for(request, ("move", "auto"))
+    text = data.get("move")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(400, "move must be a move in notation, e.g. 't3>f5' or 'deal'")
+    if len(text) > MAX_MOVE_TEXT:
+        raise ApiError(400, "move is too long to be a move")
+    auto = data.get("auto", False)
+    if not isinstance(auto, bool):
+        raise ApiError(400, "auto must be true or false")
+    before = play.history.move_count
+    try:
+        chosen = play.history.state.parse_move(text)
+        play.history.play(chosen)
+    except InvalidMoveError as error:
+        raise ApiError(400, str(error)) from None
+    except (IllegalMoveError, AmbiguousMoveError) as error:
+        raise ApiError(422, str(error)) from None
+    played = [chosen]
+    if auto:
+        played += autoplay(play.history)
+    referee_of(request).changed(game_id, play, before)
+    return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
+
+
+def step(action: Callable[[History], object]) -> Callable[[Request], Awaitable[Response]]:
+    """The handler of a step along the game's line: undo, redo or restart."""
+    async def handler(request: Request) -> Response:
+        _, game_id, play = await game_for(request, ())
+        try:
+            action(play.history)
+        except NothingToUndoError as error:
+            raise ApiError(409, str(error)) from None
+        referee_of(request).changed(game_id, play, None)
+        return JSONResponse(view_payload(game_id, play))
+    return handler
+
+
+async def auto(request: Request) -> Response:
+    _, game_id, play = await game_for(request, ())
+    before = play.history.move_count
+    played = autoplay(play.history)
+    if played:
+        referee_of(request).changed(game_id, play, before)
+    return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
+
+
+async def clock(request: Request) -> Response:
+    """The player's clock of active play (sent when the page is hidden or left)."""
+    _, game_id, play = await game_for(request, ())
+    referee_of(request).store.clocked(game_id, play)
+    return JSONResponse({"moves": play.history.move_count, "elapsed": round(play.active, 1)})
+
+
+async def abandon(request: Request) -> Response:
+    """Give up a game: once a move was played, it counts as lost in the statistics."""
+    _, game_id, play = await game_for(request, ())
+    referee_of(request).abandon(game_id, play)
+    return JSONResponse(view_payload(game_id, play))
+
+
+async def record(request: Request) -> Response:
+    history = referee_of(request).get(request.path_params["id"]).history
+    name = f"kibitz-{history.game.slug}-{history.deal_number}.kibitz"
+    return PlainTextResponse(format_record(record_of(history)),
+                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+# -- searches ----------------------------------------------------------------------------
+
+async def ask(request: Request, question: Question) -> tuple[int, object]:
+    """Ask the search pool ``question`` about the game's current state, within the time the
+    request allows; stopped (409) when the client leaves or the game moves on. Returns the
+    move count it answered for, and the answer."""
+    data, game_id, play = await game_for(request, ("seconds",))
+    seconds = seconds_field(data, DEFAULT_HINT_SECONDS)
+    state, count = play.history.state, play.history.move_count
+    referee = referee_of(request)
+
+    async def stop() -> bool:
+        return not referee.still_at(game_id, state) or await request.is_disconnected()
+
+    try:
+        return count, await referee.searches.ask(question, state, seconds, stop)
+    except SearchStopped:
+        raise ApiError(409, "the game moved on during the search; ask again") from None
+
+
+async def hint(request: Request) -> Response:
+    count, found = await ask(request, "hint")
+    return JSONResponse({"moves": count, "hint": found,
+                         "message": "no winning line found" if found is None else f"try {found}"})
+
+
+async def winnable(request: Request) -> Response:
+    count, verdict = await ask(request, "winnable")
+    return JSONResponse({"moves": count, "winnable": verdict})
+
+
+# -- refusals --------------------------------------------------------------------------------
+
+async def not_found(request: Request) -> Response:
+    raise ApiError(404, "no such API endpoint")
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    messages = {404: "not found", 405: "method not allowed"}
+    return JSONResponse({"error": messages.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
+
+
+async def kibitz_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+async def client_gone(request: Request, exc: Exception) -> Response:
+    # The client closed its connection while sending: nobody will read this answer.
+    return JSONResponse({"error": "the client left before sending its whole request"}, status_code=400)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": "internal error in the kibitz server"}, status_code=500)
+
+
+class StaticFilesRevalidated(StaticFiles):
+    """The player's files, which browsers keep but check again (by their ETag) on every load."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/api/games", list_games),
+    Route("/api/games/{slug}/new", new_game, methods=["POST"]),
+    Route("/api/rules/{slug}", rules),
+    Route("/api/play", open_games),
+    Route("/api/play/{id}", show),
+    Route("/api/play/{id}/move", move, methods=["POST"]),
+    Route("/api/play/{id}/undo", step(History.undo), methods=["POST"]),
+    Route("/api/play/{id}/redo", step(History.redo), methods=["POST"]),
+    Route("/api/play/{id}/restart", step(History.restart), methods=["POST"]),
+    Route("/api/play/{id}/autoplay", auto, methods=["POST"]),
+    Route("/api/play/{id}/clock", clock, methods=["POST"]),
+    Route("/api/play/{id}/abandon", abandon, methods=["POST"]),
+    Route("/api/play/{id}/hint", hint, methods=["POST"]),
+    Route("/api/play/{id}/winnable", winnable, methods=["POST"]),
+    Route("/api/play/{id}/record", record),
+    Route("/api/stats", stats),
+    Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+    Mount("/static", StaticFilesRevalidated(directory=str(STATIC)), name="static"),
+]
 
 
 def create_app(data_dir: Path, hosts: HostPolicy = LOCAL_HOSTS, *,
@@ -49,185 +286,7 @@ def create_app(data_dir: Path, hosts: HostPolicy = LOCAL_HOSTS, *,
     ``hosts``; finished games stay resumable ``keep_finished_days`` (``None``: for ever);
     ``search_workers`` processes run searches (default: one per core)."""
     referee = Referee(Store(data_dir, keep_finished_days), SearchPool(search_workers))
-    static = resources.files("kibitz.web") / "static"
-    rules_dir = resources.files("kibitz.web") / "rules"
 
-    def check_expected(data: dict[str, Any], play: Play) -> None:
-        expected = int_field(data, "expected_moves", 0, 10_000_000)
-        count = play.history.move_count
-        if expected is not None and expected != count:
-            raise ApiError(409, f"the game has moved on ({count} moves, not {expected}); reload to see it")
-
-    async def index(request: Request) -> Response:
-        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-cache"})
-
-    async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": [game_info(info.slug) for info in games()],
-                             "rulesets": list(RULESETS), "safe_rule": SAFE_RULE})
-
-    async def rules(request: Request) -> Response:
-        try:
-            info = find(request.path_params["slug"])
-        except UnknownGameError as error:
-            raise ApiError(404, str(error)) from None
-        page = rules_dir / f"{info.slug}.md"
-        common = rules_dir / "README.md"
-        return JSONResponse({"game": info.slug, "name": info.name, "html": to_html(page.read_text("utf-8")),
-                             "common": to_html(common.read_text("utf-8"))})
-
-    async def new_game(request: Request) -> Response:
-        data = await read_json(request, ("ruleset", "deal"))
-        try:
-            info = find(request.path_params["slug"])
-        except UnknownGameError as error:
-            raise ApiError(404, str(error)) from None
-        ruleset = ruleset_field(data.get("ruleset"))
-        deal = deal_field(data.get("deal"))
-        game_id, play = referee.new(info.slug, ruleset, deal)
-        return JSONResponse(view_payload(game_id, play), status_code=201)
-
-    async def open_games(request: Request) -> Response:
-        return JSONResponse({"games": referee.store.open_games()})
-
-    async def show(request: Request) -> Response:
-        game_id = request.path_params["id"]
-        return JSONResponse(view_payload(game_id, referee.get(game_id)))
-
-    async def move(request: Request) -> Response:
-        data = await read_json(request, ("move", "expected_moves", "auto"))
-        game_id = request.path_params["id"]
-        play = referee.get(game_id)
-        text = data.get("move")
-        if not isinstance(text, str) or not text.strip():
-            raise ApiError(400, "move must be a move in notation, e.g. 't3>f5' or 'deal'")
-        if len(text) > MAX_MOVE_TEXT:
-            raise ApiError(400, "move is too long to be a move")
-        auto = data.get("auto", False)
-        if not isinstance(auto, bool):
-            raise ApiError(400, "auto must be true or false")
-        check_expected(data, play)
-        before = play.history.move_count
-        try:
-            chosen = play.history.state.parse_move(text)
-            play.history.play(chosen)
-        except InvalidMoveError as error:
-            raise ApiError(400, str(error)) from None
-        except (IllegalMoveError, AmbiguousMoveError) as error:
-            raise ApiError(422, str(error)) from None
-        played = [chosen]
-        if auto:
-            played += autoplay(play.history)
-        referee.changed(game_id, play, before)
-        return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
-
-    def step(action: Callable[[History], object]) -> Handler:
-        async def handler(request: Request) -> Response:
-            data = await read_json(request, ("expected_moves",))
-            game_id = request.path_params["id"]
-            play = referee.get(game_id)
-            check_expected(data, play)
-            try:
-                action(play.history)
-            except NothingToUndoError as error:
-                raise ApiError(409, str(error)) from None
-            referee.changed(game_id, play, None)
-            return JSONResponse(view_payload(game_id, play))
-        return handler
-
-    async def auto(request: Request) -> Response:
-        data = await read_json(request, ("expected_moves",))
-        game_id = request.path_params["id"]
-        play = referee.get(game_id)
-        check_expected(data, play)
-        before = play.history.move_count
-        played = autoplay(play.history)
-        if played:
-            referee.changed(game_id, play, before)
-        return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
-
-    async def ask(request: Request, question: Question) -> tuple[int, object]:
-        """Ask the search pool ``question`` about the game's current state, within the time the
-        request allows; stopped (409) when the client leaves or the game moves on. Returns the
-        move count it answered for, and the answer."""
-        data = await read_json(request, ("seconds", "expected_moves"))
-        game_id = request.path_params["id"]
-        play = referee.get(game_id)
-        check_expected(data, play)
-        seconds = seconds_field(data, DEFAULT_HINT_SECONDS)
-        state, count = play.history.state, play.history.move_count
-
-        async def stop() -> bool:
-            return not referee.still_at(game_id, state) or await request.is_disconnected()
-
-        try:
-            return count, await referee.searches.ask(question, state, seconds, stop)
-        except SearchStopped:
-            raise ApiError(409, "the game moved on during the search; ask again") from None
-
-    async def hint(request: Request) -> Response:
-        count, found = await ask(request, "hint")
-        return JSONResponse({"moves": count, "hint": found,
-                             "message": "no winning line found" if found is None else f"try {found}"})
-
-    async def winnable(request: Request) -> Response:
-        count, verdict = await ask(request, "winnable")
-        return JSONResponse({"moves": count, "winnable": verdict})
-
-    async def record(request: Request) -> Response:
-        play = referee.get(request.path_params["id"])
-        history = play.history
-        name = f"kibitz-{history.game.slug}-{history.deal_number}.kibitz"
-        return PlainTextResponse(format_record(record_of(history)),
-                                 headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-    async def stats(request: Request) -> Response:
-        results = referee.store.results()
-        recent = [{"game": r.slug, "ruleset": r.ruleset, "deal": r.deal, "result": r.result,
-                   "seconds": round(r.seconds, 1), "moves": r.moves, "finished": r.finished}
-                  for r in results[-100:]]
-        return JSONResponse({"stats": statistics(results), "recent": recent})
-
-    async def not_found(request: Request) -> Response:
-        raise ApiError(404, "no such API endpoint")
-
-    async def api_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ApiError)
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        messages = {404: "not found", 405: "method not allowed"}
-        return JSONResponse({"error": messages.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
-
-    async def kibitz_error(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"error": str(exc)}, status_code=400)
-
-    async def client_gone(request: Request, exc: Exception) -> Response:
-        # The client closed its connection while sending: nobody will read this answer.
-        return JSONResponse({"error": "the client left before sending its whole request"}, status_code=400)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"error": "internal error in the kibitz server"}, status_code=500)
-
-    routes = [
-        Route("/", index),
-        Route("/api/games", list_games),
-        Route("/api/games/{slug}/new", new_game, methods=["POST"]),
-        Route("/api/rules/{slug}", rules),
-        Route("/api/play", open_games),
-        Route("/api/play/{id}", show),
-        Route("/api/play/{id}/move", move, methods=["POST"]),
-        Route("/api/play/{id}/undo", step(History.undo), methods=["POST"]),
-        Route("/api/play/{id}/redo", step(History.redo), methods=["POST"]),
-        Route("/api/play/{id}/restart", step(History.restart), methods=["POST"]),
-        Route("/api/play/{id}/autoplay", auto, methods=["POST"]),
-        Route("/api/play/{id}/hint", hint, methods=["POST"]),
-        Route("/api/play/{id}/winnable", winnable, methods=["POST"]),
-        Route("/api/play/{id}/record", record),
-        Route("/api/stats", stats),
-        Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
-        Mount("/static", StaticFiles(directory=str(static)), name="static"),
-    ]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
@@ -235,7 +294,8 @@ def create_app(data_dir: Path, hosts: HostPolicy = LOCAL_HOSTS, *,
         finally:
             referee.searches.close()
 
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts)], lifespan=lifespan,
+    app = Starlette(routes=ROUTES, lifespan=lifespan,
+                    middleware=[Middleware(Guard, hosts=hosts), Middleware(GZipMiddleware, minimum_size=1000)],
                     exception_handlers={ApiError: api_error, HTTPException: http_error, KibitzError: kibitz_error,
                                         ClientDisconnect: client_gone, 500: server_error})
     app.state.referee = referee

@@ -26,6 +26,8 @@ MAX_MOVE_TEXT = 40
 DEFAULT_HINT_SECONDS = 3.0
 MAX_SOLVER_SECONDS = 10.0
 MIN_SOLVER_SECONDS = 0.05
+MAX_CLOCK_SECONDS = 10_000_000.0
+"""Longest a game's clock may read (about 116 days of play)."""
 
 
 class ApiError(Exception):
@@ -109,3 +111,15 @@ def ruleset_field(value: object) -> str:
     if not isinstance(value, str) or value not in RULESETS:
         raise ApiError(400, f"unknown ruleset; choose one of: {', '.join(RULESETS)}")
     return value
+
+
+def clock_field(data: dict[str, Any]) -> float | None:
+    """The player's clock of active play in seconds (``clock``), if the request carries one."""
+    value = data.get("clock")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ApiError(400, "clock must be a number of seconds")
+    if value <= 0:
+        return 0.0
+    return MAX_CLOCK_SECONDS if value >= MAX_CLOCK_SECONDS else float(value)

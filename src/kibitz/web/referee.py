@@ -22,6 +22,8 @@ from kibitz.web.inputs import ApiError
 from kibitz.web.searches import SearchPool
 from kibitz.web.store import Play, Store, StoredGameError
 
+IDLE_SECONDS = 60.0
+"""For a client that sends no clock: the most time between two actions that counts as play."""
 CACHE_SIZE = 64
 """Games kept in memory; the others are read back from the database when asked for."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
@@ -66,7 +68,7 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
         "legal": [str(m) for m in state.legal_moves],
         "moves": history.move_count, "can_undo": history.can_undo, "can_redo": history.can_redo,
         "status": status, "result": play.result,
-        "elapsed": round(max(0.0, time.time() - play.created), 1),
+        "elapsed": round(play.active, 1),
     }
 
 
@@ -81,7 +83,8 @@ class Referee:
     def new(self, slug: str, ruleset: str, deal: int) -> tuple[str, Play]:
         game = find_game(slug, ruleset)
         game_id = secrets.token_urlsafe(12)
-        play = Play(History.new(game, deal), time.time())
+        now = time.time()
+        play = Play(History.new(game, deal), now, clock_at=now)
         self.store.create(game_id, play)
         self._remember(game_id, play)
         return game_id, play
@@ -113,14 +116,32 @@ class Referee:
         replace the redo line from there), ``None`` when only the position moved (undo,
         redo, restart)."""
         if played_since is None:
-            self.store.moved(game_id, play.history)
+            self.store.moved(game_id, play)
         else:
-            self.store.played(game_id, play.history, played_since)
+            self.store.played(game_id, play, played_since)
         state = play.history.state
         if play.result is None and state.is_over():
             play.result = "won" if state.is_won() else "lost"
             self.store.finish(game_id, play, play.result)
         self.store.prune()
+
+    def tick(self, play: Play, reported: float | None) -> None:
+        """Advance the game's clock of active play: to the player's ``reported`` clock, never
+        back and never ahead of the time gone by since the last report; without a report, by
+        the time since the last action, at most :data:`IDLE_SECONDS`."""
+        now = time.time()
+        gone = max(0.0, now - play.clock_at)
+        if reported is None:
+            play.active += min(gone, IDLE_SECONDS)
+        else:
+            play.active = min(max(play.active, reported), play.active + gone)
+        play.clock_at = now
+
+    def abandon(self, game_id: str, play: Play) -> None:
+        """Give a game up: once a move was played, it counts as lost (and abandoned)."""
+        if play.result is None and play.history.move_count > 0:
+            play.result = "lost"
+            self.store.finish(game_id, play, play.result, abandoned=True)
 
     def still_at(self, game_id: str, state: State) -> bool:
         """Whether game ``game_id`` is still at ``state`` (a search about it is still wanted)."""

@@ -27,7 +27,7 @@ from kibitz.moves import parse_move
 from kibitz.records import format_record, parse_record, record_of
 from kibitz.registry import game as find_game
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS games (
     position INTEGER NOT NULL DEFAULT 0,
     problem TEXT,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    active REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL,
@@ -55,11 +56,16 @@ CREATE TABLE IF NOT EXISTS results (
     result TEXT NOT NULL CHECK (result IN ('won', 'lost')),
     seconds REAL NOT NULL,
     moves INTEGER NOT NULL,
-    finished REAL NOT NULL
+    finished REAL NOT NULL,
+    abandoned INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS results_by_game ON results (slug, ruleset, finished);
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 """
+
+NEW_COLUMNS = (("games", "active", "REAL NOT NULL DEFAULT 0"),
+               ("results", "abandoned", "INTEGER NOT NULL DEFAULT 0"))
+"""Columns that schema 3 added to tables of schema 2 (or of the first schema's results)."""
 
 DATABASE_NAME = "kibitz-web.db"
 DEFAULT_KEEP_FINISHED_DAYS = 30.0
@@ -73,11 +79,15 @@ class StoredGameError(KibitzError):
 
 @dataclass
 class Play:
-    """A game in progress: its history and when it was started."""
+    """A game in progress: its history, when it was started, its clock and its result."""
 
     history: History
     created: float
     result: str | None = None
+    active: float = 0.0
+    """Seconds of active play so far (the clock the player sees and the statistics keep)."""
+    clock_at: float = 0.0
+    """When the clock was last advanced (wall time)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,8 @@ class Result:
     seconds: float
     moves: int
     finished: float
+    abandoned: bool = False
+    """Given up mid-game (counted as lost)."""
 
 
 class Store:
@@ -113,12 +125,15 @@ class Store:
         self._db.execute("PRAGMA busy_timeout=10000")
         with self._transaction() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            old = version < SCHEMA_VERSION and _columns(db, "games") >= {"record", "redo"}
-            if old:
+            first = version < 2 and _columns(db, "games") >= {"record", "redo"}
+            if first:
                 db.execute("ALTER TABLE games RENAME TO old_games")
+            for table, column, declaration in NEW_COLUMNS:   # added by schema 3
+                if _columns(db, table) and column not in _columns(db, table):
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
             for statement in _statements(SCHEMA):   # executescript would commit the transaction
                 db.execute(statement)
-            if old:
+            if first:
                 _migrate(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._pruned = 0.0
@@ -157,24 +172,29 @@ class Store:
                         play.created, time.time()))
             _append(db, game_id, history, 0)
 
-    def played(self, game_id: str, history: History, since: int) -> None:
+    def played(self, game_id: str, play: Play, since: int) -> None:
         """Record the moves played from position ``since`` to the current one: they replace the
         undone moves that were stored from there on. Costs the new and replaced moves only."""
         with self._transaction() as db:
-            _append(db, game_id, history, since)
+            _append(db, game_id, play.history, since)
+            db.execute("UPDATE games SET active = ? WHERE id = ?", (play.active, game_id))
 
-    def moved(self, game_id: str, history: History) -> None:
+    def moved(self, game_id: str, play: Play) -> None:
         """Record a change of position along the stored line (undo, redo, restart)."""
-        self._run("UPDATE games SET position = ?, updated = ? WHERE id = ?",
-                  (history.move_count, time.time(), game_id))
+        self._run("UPDATE games SET position = ?, active = ?, updated = ? WHERE id = ?",
+                  (play.history.move_count, play.active, time.time(), game_id))
+
+    def clocked(self, game_id: str, play: Play) -> None:
+        """Record the game's clock of active play."""
+        self._run("UPDATE games SET active = ?, updated = ? WHERE id = ?", (play.active, time.time(), game_id))
 
     def load(self, game_id: str) -> Play | None:
         """The saved game ``game_id``, its moves replayed, or ``None`` when there is none."""
-        rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created "
+        rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created, updated, active "
                          "FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        slug, ruleset, rules_version, deal, position, problem, created = rows[0]
+        slug, ruleset, rules_version, deal, position, problem, created, updated, active = rows[0]
         if problem:
             raise StoredGameError(f"this saved game cannot be resumed: {problem}")
         line = [row[0] for row in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
@@ -191,7 +211,7 @@ class Store:
         except (KibitzError, ValueError) as error:
             raise StoredGameError(f"this saved game cannot be resumed: {error}") from None
         results = self._run("SELECT result FROM results WHERE game_id = ?", (game_id,))
-        return Play(history, float(created), results[0][0] if results else None)
+        return Play(history, float(created), results[0][0] if results else None, float(active), float(updated))
 
     def open_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The games not yet finished, most recently played first."""
@@ -211,21 +231,22 @@ class Store:
 
     # -- finished games ----------------------------------------------------------
 
-    def finish(self, game_id: str, play: Play, result: str) -> None:
-        """Count a game that has just ended, unless it was counted already."""
+    def finish(self, game_id: str, play: Play, result: str, abandoned: bool = False) -> None:
+        """Count a game that has just ended (or was given up), unless it was counted already;
+        its time is its clock of active play."""
         history = play.history
-        now = time.time()
         self._run("INSERT OR IGNORE INTO results (game_id, slug, ruleset, deal, record, result, "
-                  "seconds, moves, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  "seconds, moves, finished, abandoned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (game_id, history.game.slug, history.game.ruleset, str(history.deal_number),
-                   format_record(record_of(history)), result, max(0.0, now - play.created),
-                   history.move_count, now))
+                   format_record(record_of(history)), result, play.active, history.move_count,
+                   time.time(), int(abandoned)))
 
     def results(self) -> list[Result]:
         """Every finished game, oldest first."""
-        rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished "
+        rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished, abandoned "
                          "FROM results ORDER BY finished, rowid")
-        return [Result(*row) for row in rows]
+        return [Result(slug, ruleset, deal, result, seconds, moves, finished, bool(abandoned))
+                for slug, ruleset, deal, result, seconds, moves, finished, abandoned in rows]
 
     def prune(self, now: float | None = None) -> int:
         """Delete the finished games whose last move is older than ``keep_finished_days``
@@ -283,7 +304,8 @@ def _migrate(db: sqlite3.Connection) -> None:
 
 
 def statistics(results: list[Result]) -> list[dict[str, Any]]:
-    """Per game and ruleset: played, won, win rate, current and best streak, best time, fewest moves."""
+    """Per game and ruleset: played, won, abandoned (counted as lost), win rate, current and best
+    streak, best time, fewest moves."""
     groups: dict[tuple[str, str], list[Result]] = {}
     for result in results:
         groups.setdefault((result.slug, result.ruleset), []).append(result)
@@ -296,6 +318,7 @@ def statistics(results: list[Result]) -> list[dict[str, Any]]:
             best = max(best, current)
         table.append({
             "game": slug, "ruleset": ruleset, "played": len(rows), "won": len(won),
+            "abandoned": sum(r.abandoned for r in rows),
             "win_rate": len(won) / len(rows), "current_streak": current, "best_streak": best,
             "best_time": min((r.seconds for r in won), default=None),
             "fewest_moves": min((r.moves for r in won), default=None),
