@@ -1,4 +1,5 @@
-"""The pure core imports no client: no UI, solver, study or storage code."""
+"""The pure core imports no client: no UI, solver, study or storage code; clients do not
+import each other (the browser player does not import the terminal player)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 CORE = ["kibitz", "kibitz.cards", "kibitz.deals", "kibitz.piles", "kibitz.state", "kibitz.moves",
         "kibitz.rules", "kibitz.notation", "kibitz.view", "kibitz.history", "kibitz.records",
-        "kibitz.registry", "kibitz.errors"]
+        "kibitz.registry", "kibitz.errors", "kibitz.autoplay"]
 CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "sqlite3", "ray")
 
 
@@ -27,4 +28,15 @@ def test_solver_and_study_do_not_import_user_interfaces() -> None:
                "print('\\n'.join(sorted(sys.modules)))")
     loaded = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                             check=True).stdout.split()
+    assert not [m for m in loaded if m.startswith(("kibitz.cli", "kibitz.tui"))]
+
+
+def test_web_player_does_not_import_the_terminal_player() -> None:
+    program = ("import sys, importlib, pkgutil, kibitz.web\n"
+               "for module in pkgutil.walk_packages(kibitz.web.__path__, 'kibitz.web.'):\n"
+               "    importlib.import_module(module.name)\n"
+               "print('\\n'.join(sorted(sys.modules)))")
+    loaded = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert "kibitz.web.app" in loaded
     assert not [m for m in loaded if m.startswith(("kibitz.cli", "kibitz.tui"))]

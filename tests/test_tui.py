@@ -17,7 +17,8 @@ from kibitz.history import History
 from kibitz.notation import parse_state
 from kibitz.piles import PileKind
 from kibitz.state import State
-from kibitz.tui import PlaySession, ScriptedInput, autoplay, choose_game, colour_wanted, draw, safe_move
+from kibitz.autoplay import autoplay, safe_move
+from kibitz.tui import PlaySession, ScriptedInput, choose_game, colour_wanted, draw
 from kibitz.tui.drawing import BACK
 
 from conftest import GAME_SLUGS

@@ -17,6 +17,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from kibitz import __version__, records
+from kibitz.autoplay import SAFE_RULE
 from kibitz.deals import MAX_DEAL_NUMBER, parse_deal_number, random_deal_number
 from kibitz.errors import KibitzError, UnknownGameError
 from kibitz.history import History
@@ -25,7 +26,6 @@ from kibitz.printable import printable
 from kibitz.registry import game as find_game, games
 from kibitz.rules import RULESETS
 from kibitz.study.commands import add_commands as add_solver_commands
-from kibitz.tui.autoplay import SAFE_RULE
 from kibitz.tui.drawing import LEGEND, colour_wanted, draw
 from kibitz.tui.session import COMMANDS_HELP, MAX_LINE, LineReader, PlaySession, choose_game
 from kibitz.web.commands import add_commands as add_web_commands

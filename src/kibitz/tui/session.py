@@ -23,7 +23,7 @@ from kibitz.printable import printable
 from kibitz.registry import find, games
 from kibitz.rules import GameInfo
 from kibitz.state import State
-from kibitz.tui.autoplay import SAFE_RULE, autoplay, moving_card
+from kibitz.autoplay import SAFE_RULE, autoplay, moving_card
 from kibitz.tui.drawing import LEGEND, describe_move, draw, plural
 
 LineReader = Callable[[str], str]

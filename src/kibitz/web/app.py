@@ -23,12 +23,12 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from kibitz.autoplay import SAFE_RULE, autoplay
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError, UnknownGameError
 from kibitz.history import History, NothingToUndoError
 from kibitz.records import format_record, record_of
 from kibitz.registry import find, games
 from kibitz.rules import RULESETS
-from kibitz.tui.autoplay import SAFE_RULE, autoplay
 from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
 from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, clock_field, deal_field, int_field,
                                read_json, ruleset_field, seconds_field)

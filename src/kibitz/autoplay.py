@@ -1,7 +1,9 @@
-"""The ``auto`` command: play every card to the foundations that can safely go there.
+"""Automatic moves to the foundations, shared by the players: ``auto`` plays every card that
+can safely go there.
 
 See :data:`SAFE_RULE` for what "safe" means; it is conservative, so that an
-automatic move can never spoil the game.
+automatic move can never spoil the game. Whether a game's foundations go up and down,
+start from a base rank or only go up is read from its foundation declarations.
 """
 
 from __future__ import annotations
