@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import kibitz
 from kibitz.web.inputs import MAX_BODY
@@ -167,10 +167,18 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
     assert {g["id"] for g in second.get("/api/play").json()["games"]} == {one["id"], two["id"]}
 
 
-def test_rules_pages_match_the_docs() -> None:
-    shipped = Path(kibitz.__file__).parent / "web" / "rules"
-    docs = Path(__file__).resolve().parents[2] / "docs" / "rules"
-    if not docs.is_dir():
-        pytest.skip("no docs folder beside the package")
-    for page in docs.glob("*.md"):
-        assert (shipped / page.name).read_text("utf-8") == page.read_text("utf-8"), page.name
+def test_every_game_has_one_rules_page_and_the_route_serves_it(client: TestClient) -> None:
+    pages = resources.files("kibitz.games") / "rules"
+    slugs = [info.slug for info in kibitz.games()]
+    assert sorted(p.name for p in pages.iterdir() if p.name.endswith(".md")) == sorted(
+        [f"{slug}.md" for slug in slugs] + ["README.md"])
+    common = (pages / "README.md").read_text("utf-8")
+    for info in kibitz.games():
+        text = (pages / f"{info.slug}.md").read_text("utf-8")
+        assert next(line for line in text.splitlines() if line.startswith("#")) == f"# {info.name}"
+        assert f"]({info.slug}.md)" in common
+        served = client.get(f"/api/rules/{info.slug}").json()
+        assert served["game"] == info.slug and served["name"] == info.name
+        assert served["html"].startswith(f"<h1>{html.escape(info.name)}</h1>")
+        assert served["common"] == client.get("/api/rules/tournament").json()["common"]
+        assert "<h1>Rules of the kibitz games</h1>" in served["common"]

@@ -40,7 +40,7 @@ from kibitz.web.store import DEFAULT_KEEP_FINISHED_DAYS, Play, Store, statistics
 LOCAL_HOSTS = HostPolicy.of(LOCAL_NAMES + ("testserver",))
 """The hosts of a server on this computer only (``testserver``: Starlette's test client)."""
 STATIC = resources.files("kibitz.web") / "static"
-RULES = resources.files("kibitz.web") / "rules"
+RULES = resources.files("kibitz.games") / "rules"
 STEP_FIELDS = ("expected_moves", "clock")
 """The fields every request that acts on a game may carry."""
 
