@@ -1,32 +1,10 @@
-// The kibitz browser player: draws the view the server sends and asks the server to play moves.
-import {cardBack, cardFace, cardName, suitShape} from './cards.js';
+// The kibitz browser player's controller: talks to the server, reads the player's input and
+// shows the pages; layout.js and table.js draw the table, moves.js reads the legal moves.
+import {layOut, pileOrder} from './layout.js';
+import {moveText, movesOf, parseMove} from './moves.js';
+import {drawTable} from './table.js';
 
 const $ = (id) => document.getElementById(id);
-const GAP = 0.12;          // gap between piles, in card widths
-const RATIO = 1.4;         // card height / width
-const range = (a, b) => Array.from({length: b - a + 1}, (_, i) => a + i);
-
-// Where each pile lies: [name, column, row (in card heights), fan direction, fan extent].
-const LAYOUTS = {
-  'grand-duchess': {cols: 8, piles: [['s', 0, 0],
-    ...range(1, 4).map((i) => [`f${i}`, i + 1, 0]), ...range(5, 8).map((i) => [`f${i}`, i - 3, 1.1]),
-    ['r1', 0, 1.25, 'down', 3.9], ...range(1, 4).map((i) => [`t${i}`, i + 1, 2.25, 'down', 2.9]),
-    ['r2', 7, 1.25, 'down', 3.9]]},
-  'duchess': {cols: 7, piles: [...range(1, 4).map((i) => [`r${i}`, (i - 1) * 1.75, 0, 'right', 1.65]),
-    ['s', 0, 1.2], ['w', 1, 1.2], ...range(1, 4).map((i) => [`f${i}`, i + 2, 1.2]),
-    ...range(1, 4).map((i) => [`t${i}`, i + 2, 2.4, 'down', 3.4])]},
-  'tournament': {cols: 8, piles: [...range(1, 4).map((i) => [`r${i}`, 0, (i - 1) * 1.1]),
-    ...range(5, 8).map((i) => [`r${i}`, 7, (i - 5) * 1.1]), ['s', 1, 0],
-    ...range(1, 4).map((i) => [`f${i}`, i + 1, 0]), ...range(5, 8).map((i) => [`f${i}`, i - 3, 1.1]),
-    ...range(1, 6).map((i) => [`t${i}`, i, 2.25, 'down', 2.9])]},
-  'cicely': {cols: 9, piles: [['s', 0, 0], ...range(1, 8).map((i) => [`r${i}`, i, 0]),
-    ...range(1, 8).map((i) => [`f${i}`, i, 1.1]), ...range(1, 8).map((i) => [`t${i}`, i, 2.25, 'down', 3.2])]},
-  'kingsdown-eights': {cols: 9, piles: [['s', 0, 0], ...range(1, 8).map((i) => [`f${i}`, i, 0]),
-    ...range(1, 8).map((i) => [`t${i}`, i, 1.15]), ...range(1, 8).map((i) => [`r${i}`, i, 2.35, 'down', 3])]},
-};
-LAYOUTS['parisienne'] = LAYOUTS['grand-duchess'];
-LAYOUTS['napoleons-flank'] = LAYOUTS['tournament'];
-
 const ui = {
   games: [], info: null, play: null, selected: null, cursor: 0, hint: null,
   geometry: {}, startedAt: 0, pending: false, drag: null, overlayShown: null,
@@ -75,38 +53,16 @@ function playMove(text) {
   return act('move', {move: text, auto: $('autoplay').checked});
 }
 
-// -- moves the view allows ---------------------------------------------------------------
-
-function parseMove(text) {
-  if (text === 'deal') return {text, deal: true};
-  const m = /^([a-z]\d?)(?:#(\d+))?>([a-z]\d?)(?:\/(\d+))?$/.exec(text);
-  return m && {text, src: m[1], pos: m[2] === undefined ? null : +m[2], dst: m[3], size: m[4] ? +m[4] : 1};
-}
-
-function legalMoves() { return (ui.play ? ui.play.legal : []).map(parseMove).filter(Boolean); }
-
-/** Legal moves that take the card at ``index`` of ``pile`` (with the cards above it, if any). */
-function movesOf(pile, index) {
-  const length = ui.play.piles[pile].length;
-  return legalMoves().filter((m) => !m.deal && m.src === pile &&
-    (m.pos === index || (m.pos === null && m.size === length - index)));
-}
-
-function moveText(pile, index, target) {
-  const length = ui.play.piles[pile].length;
-  if (index === length - 1) return `${pile}>${target}`;
-  const runs = legalMoves().some((m) => m.src === pile && m.pos === index);
-  return runs || pile[0] === 'r' ? `${pile}#${index}>${target}` : `${pile}>${target}/${length - index}`;
-}
+// -- moves ------------------------------------------------------------------------------
 
 function tryMove(pile, index, target) {
   if (target === pile) { render(); return; }
-  const fit = movesOf(pile, index).find((m) => m.dst === target);
-  playMove(fit ? fit.text : moveText(pile, index, target));
+  const fit = movesOf(ui.play, pile, index).find((m) => m.dst === target);
+  playMove(fit ? fit.text : moveText(ui.play, pile, index, target));
 }
 
 function toFoundation(pile, index) {
-  const fit = movesOf(pile, index).find((m) => m.dst[0] === 'f');
+  const fit = movesOf(ui.play, pile, index).find((m) => m.dst[0] === 'f');
   if (fit) playMove(fit.text);
   else playMove(index === ui.play.piles[pile].length - 1 ? `${pile}>f` : `${pile}#${index}>f`);
 }
@@ -118,79 +74,15 @@ function dealStock() {
 
 // -- drawing the table -------------------------------------------------------------------
 
-function pileSpec(name) { return ui.info.piles.find((p) => p.name === name); }
-
-function slotContent(spec) {
-  if (spec.kind === 'foundation' && spec.foundation) {
-    const f = spec.foundation;
-    const first = f.first || ui.play.base || '';
-    return `<span>${first}</span>` + `<svg viewBox="0 0 100 100">${suitShape(f.suit, 0, 0, 100, '#fff')}</svg>` +
-      (f.step < 0 ? '<span>↓</span>' : '');
-  }
-  if (spec.kind === 'stock') return ui.play.legal.includes('deal') ? '↻' : '×';
-  return '';
-}
-
 function render() {
   const table = $('table');
   if (!ui.play || !ui.info) { table.innerHTML = ''; return; }
-  const layout = LAYOUTS[ui.play.game];
-  const available = Math.min(table.parentElement.clientWidth, 1100);
-  const width = Math.max(28, Math.min(100, available / (layout.cols * (1 + GAP) + GAP)));
-  const height = width * RATIO;
-  const step = width * (1 + GAP);
-  const geometry = {};
-  let bottom = 0, right = 0;
-  const parts = [];
-  const cards = [];
-  layout.piles.forEach(([name, col, row, fan, extent], order) => {
-    const spec = pileSpec(name);
-    if (!spec) return;
-    const x = GAP * width + col * step, y = GAP * width + row * (height + GAP * width);
-    const pile = ui.play.piles[name] || [];
-    const squared = spec.spread === 'squared' || !fan;
-    const shown = squared ? pile.slice(-1) : pile;
-    let dx = 0, dy = 0;
-    if (!squared && shown.length > 1) {
-      const room = fan === 'right' ? (extent - 1) * width : (extent - 1) * height;
-      const wanted = shown.map((c) => (c === null ? 0.14 : 0.26) * (fan === 'right' ? width * 1.2 : height));
-      const total = wanted.slice(0, -1).reduce((a, b) => a + b, 0);
-      const squeeze = total > room ? room / total : 1;
-      if (fan === 'right') dx = wanted.map((w) => w * squeeze); else dy = wanted.map((w) => w * squeeze);
-    }
-    const cursor = order === ui.cursor % layout.piles.length ? ' cursor' : '';
-    const hinted = ui.hint && (ui.hint.dst === name) ? ' hinted' : '';
-    const labelAbove = !squared && fan === 'down' ? ' label-above' : '';  // cards fan over the label's usual place
-    parts.push(`<div class="slot ${spec.kind}${cursor}${hinted}${labelAbove}" data-pile="${name}" style="left:${x}px;top:${y}px;` +
-      `width:${width}px;height:${height}px">${slotContent(spec)}<span class="label">${name}</span></div>`);
-    let cx = x, cy = y;
-    const first = pile.length - shown.length;
-    shown.forEach((code, k) => {
-      const index = first + k;
-      const movable = code !== null && spec.kind !== 'stock' && movesOf(name, index).length > 0;
-      const top = index === pile.length - 1;
-      const selected = ui.selected && ui.selected.pile === name && index >= ui.selected.index &&
-        (ui.selected.single ? index === ui.selected.index : true);
-      const hint = ui.hint && ui.hint.src === name && (ui.hint.pos === null ? index >= pile.length - ui.hint.size : index === ui.hint.pos);
-      const classes = ['card', movable || (top && code !== null && spec.kind !== 'stock') ? 'movable' : '',
-        selected ? 'selected' : '', hint ? 'hinted' : ''].join(' ');
-      cards.push(`<div class="${classes}" data-pile="${name}" data-index="${index}" style="left:${cx}px;top:${cy}px;` +
-        `width:${width}px;height:${height}px;z-index:${k + 1}" title="${code ? cardName(code) : ''}">` +
-        `${code ? cardFace(code) : cardBack()}</div>`);
-      if (dx) cx += dx[k]; if (dy) cy += dy[k];
-    });
-    if (squared && pile.length > 1) {
-      cards.push(`<span class="count" style="left:${x + width - 14}px;top:${y - 8}px">${pile.length}</span>`);
-    }
-    const zoneBottom = squared ? y + height : y + Math.max(height, (fan === 'down' ? extent * height : height));
-    const zoneRight = fan === 'right' ? x + extent * width : x + width;
-    geometry[name] = {x, y, right: zoneRight, bottom: zoneBottom};
-    bottom = Math.max(bottom, zoneBottom); right = Math.max(right, zoneRight);
+  const names = pileOrder(ui.play.game);
+  const layout = layOut(ui.play.game, ui.info.piles, ui.play.piles, table.parentElement.clientWidth);
+  ui.geometry = drawTable(table, layout, {
+    info: ui.info, play: ui.play, selected: ui.selected, hint: ui.hint, cursor: names[ui.cursor % names.length],
+    isMovable: (pile, index) => movesOf(ui.play, pile, index).length > 0,
   });
-  table.style.width = `${right + GAP * width}px`;
-  table.style.height = `${bottom + 1.2 * GAP * width + 14}px`;
-  table.innerHTML = parts.join('') + cards.join('');
-  ui.geometry = geometry;
   updateInfo();
 }
 
@@ -296,7 +188,7 @@ function onPointerDown(event) {
     return;
   }
   const index = +element.dataset.index;
-  const single = movesOf(pile, index).some((m) => m.pos === index) || pile[0] === 'r' && index < ui.play.piles[pile].length - 1;
+  const single = movesOf(ui.play, pile, index).some((m) => m.pos === index) || pile[0] === 'r' && index < ui.play.piles[pile].length - 1;
   const elements = [...document.querySelectorAll(`.card[data-pile="${pile}"]`)]
     .filter((e) => single ? +e.dataset.index === index : +e.dataset.index >= index);
   ui.drag = {pile, index, single, elements, x: event.clientX, y: event.clientY, moved: false,
@@ -355,8 +247,7 @@ function onPointerUp(event) {
 
 function onKey(event) {
   if (event.target.closest('input, select, textarea, dialog') || !ui.play || !$('stats').hidden || !$('rules').hidden) return;
-  const layout = LAYOUTS[ui.play.game];
-  const names = layout.piles.map((p) => p[0]);
+  const names = pileOrder(ui.play.game);
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
   const current = names[ui.cursor % names.length];
