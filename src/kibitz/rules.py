@@ -19,6 +19,7 @@ from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from kibitz.moves import DEAL, Move, parse_move
 from kibitz.piles import Foundation, PileKind, PileSpec
 from kibitz.state import State
+from kibitz.table import Table
 from kibitz.view import is_hidden
 
 Unit = tuple[int, int, int, int]
@@ -60,6 +61,8 @@ class Rules:
     targets: tuple[TargetRule, ...]
     deal: DealRule
     """The state after a click on the stock, or ``None`` when no click is allowed."""
+    table: Table
+    """Where the piles lie on the table (both rulesets share one)."""
     can_deal: Callable[["Game", State], bool] | None = None
     """Whether a click on the stock is allowed, when that is cheaper to tell than to make
     the click (it must agree with ``deal``); ``None``: move generation asks ``deal``."""
@@ -85,6 +88,7 @@ class Game:
         self.ruleset = ruleset
         self.rules = rules
         self.piles = rules.layout
+        self.table = rules.table
         self._index = {spec.name: i for i, spec in enumerate(self.piles)}
         kinds = [spec.kind for spec in self.piles]
         self.kinds = tuple(kinds)

@@ -7,6 +7,7 @@ from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
+from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="cicely", name="Cicely", aliases=(),
@@ -14,6 +15,13 @@ INFO = GameInfo(
     description="Two packs; eight cells and eight columns built up or down by suit; no redeal.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=8, reserve=8, reserve_cells=True)
+TABLE = Table(columns=9, rows=5.35, places=(
+    Place("s", 0, 0),
+    *side_by_side("r", 1, 8, column=1, row=0),
+    *side_by_side("f", 1, 8, column=1, row=1),
+    *side_by_side("t", 1, 8, column=1, row=2.15, fan=Fan.DOWN, room=3.2),
+))
+"""The stock, the cells above the foundations, the columns below them."""
 TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION
 PASSES = 4
 
@@ -43,6 +51,7 @@ STANDARD = Rules(
     targets=(foundations_take_next, builds_on(TABLEAU, UP_OR_DOWN_IN_SUIT),
              empty_piles_take_any(TABLEAU), empty_piles_take_any(RESERVE)),
     deal=deal_while_stock_lasts(deal_passes),
+    table=TABLE,
     can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

@@ -10,6 +10,7 @@ from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, U
                           empty_piles_take_any, foundations_take_next,
                           gather_face_down, stock_bytes, top_cards)
 from kibitz.state import State
+from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="duchess", name="Duchess", aliases=("Glenwood",),
@@ -17,6 +18,13 @@ INFO = GameInfo(
     description="One pack; the first reserve card played sets the foundations' base rank; one redeal.")
 
 LAYOUT = layout(foundations=FROM_BASE, tableau=4, reserve=4, waste=True)
+TABLE = Table(columns=7.2, rows=5.65, places=(
+    *side_by_side("r", 1, 4, column=0, row=0, spacing=1.8, fan=Fan.RIGHT, room=1.8),
+    Place("s", 0, 1.1), Place("w", 1, 1.1),
+    *side_by_side("f", 1, 4, column=3.2, row=1.1),
+    *side_by_side("t", 1, 4, column=3.2, row=2.25, fan=Fan.DOWN, room=3.4),
+))
+"""The reserve fans across the top, the stock and waste, the foundations over the tableau."""
 STOCK, WASTE, FOUNDATION, TABLEAU, RESERVE = (
     PileKind.STOCK, PileKind.WASTE, PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE)
 
@@ -139,6 +147,7 @@ STANDARD = Rules(
              empty_piles_take_any(TABLEAU)),
     permits=permits_standard,
     deal=stock_click,
+    table=TABLE,
     after_move=choose_base,
 )
 

@@ -11,6 +11,7 @@ from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
                           deal_cards, foundations_take_next, gather_face_down,
                           stock_bytes, top_cards)
 from kibitz.state import State
+from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="grand-duchess", name="Grand Duchess",
@@ -19,6 +20,15 @@ INFO = GameInfo(
     description="Two packs; deal six at a time, play to up and down foundations, three redeals.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=4, reserve=2)
+TABLE = Table(columns=8, rows=5.15, places=(
+    Place("s", 0, 0),
+    *side_by_side("f", 1, 4, column=2, row=0),
+    *side_by_side("f", 5, 8, column=2, row=1),
+    Place("r1", 0, 1.15, Fan.DOWN, room=4),
+    *side_by_side("t", 1, 4, column=2, row=2.15, fan=Fan.DOWN, room=3),
+    Place("r2", 7, 1.15, Fan.DOWN, room=4),
+))
+"""The stock top left, the foundations up then down, a reserve on either side of the tableau."""
 
 
 def deal_round(game: Game, piles: list[bytes], round: int) -> None:
@@ -97,6 +107,7 @@ STANDARD = Rules(
     sources=(top_cards(PileKind.TABLEAU), reserve_cards),
     targets=(foundations_take_next,),
     deal=stock_click(redeal_order_standard),
+    table=TABLE,
 )
 
 PYSOLFC = STANDARD.but(

@@ -7,6 +7,7 @@ from kibitz.piles import TWICE_UP, PileKind, Spread, layout
 from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
+from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="kingsdown-eights", name="Kingsdown Eights", aliases=(),
@@ -15,6 +16,13 @@ INFO = GameInfo(
                 "reserve fans fed four at a time.")
 
 LAYOUT = layout(foundations=TWICE_UP, tableau=8, reserve=8, tableau_spread=Spread.SQUARED)
+TABLE = Table(columns=9, rows=5.15, places=(
+    Place("s", 0, 0),
+    *side_by_side("f", 1, 8, column=1, row=0),
+    *side_by_side("t", 1, 8, column=1, row=1),
+    *side_by_side("r", 1, 8, column=1, row=2.15, fan=Fan.DOWN, room=3),
+))
+"""The stock and the foundations, the squared columns, the reserve fans below them."""
 TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION
 PACKET = 4
 
@@ -43,6 +51,7 @@ STANDARD = Rules(
     targets=(foundations_take_next, builds_on(TABLEAU, DOWN_ALTERNATE),
              empty_piles_take_any(TABLEAU)),
     deal=deal_while_stock_lasts(deal_reserve),
+    table=TABLE,
     can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

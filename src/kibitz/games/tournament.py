@@ -8,6 +8,7 @@ from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
                           foundations_take_next, gather_face_down, stock_bytes, top_cards)
 from kibitz.state import State
+from kibitz.table import Fan, Place, Table, one_below_another, side_by_side
 
 INFO = GameInfo(
     slug="tournament", name="Tournament", aliases=("Maréchal Saxe", "Marechal Saxe"),
@@ -15,6 +16,15 @@ INFO = GameInfo(
     description="Two packs; eight cells and six columns of four, refilled as they empty; two redeals.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=6, reserve=8, reserve_cells=True)
+TABLE = Table(columns=8, rows=5.15, places=(
+    *one_below_another("r", 1, 4, column=0, row=0),
+    *one_below_another("r", 5, 8, column=7, row=0),
+    Place("s", 1, 0),
+    *side_by_side("f", 1, 4, column=2, row=0),
+    *side_by_side("f", 5, 8, column=2, row=1),
+    *side_by_side("t", 1, 6, column=1, row=2.15, fan=Fan.DOWN, room=3),
+))
+"""Four cells on either side, the foundations up then down, the six columns below them."""
 TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION
 COLUMN = 4
 """Cards dealt to a column at a time."""
@@ -95,6 +105,7 @@ STANDARD = Rules(
     targets=(foundations_take_next, empty_piles_take_any(RESERVE)),
     permits=cells_take_from_tableau,
     deal=stock_click,
+    table=TABLE,
     after_move=refill_columns,
 )
 

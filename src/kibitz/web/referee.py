@@ -18,6 +18,7 @@ from kibitz.history import History
 from kibitz.registry import find, game as find_game
 from kibitz.rules import RULESETS
 from kibitz.state import State
+from kibitz.table import Table
 from kibitz.web.inputs import ApiError
 from kibitz.web.searches import SearchPool
 from kibitz.web.store import Play, Store, StoredGameError
@@ -34,7 +35,7 @@ def _card(card: int | None) -> str | None:
 
 
 def game_info(slug: str) -> dict[str, Any]:
-    """A game's description and the piles of its table."""
+    """A game's description, the piles of its table and where they lie."""
     info = find(slug)
     game = find_game(slug)
     piles = []
@@ -48,7 +49,15 @@ def game_info(slug: str) -> dict[str, Any]:
         piles.append(pile)
     return {"slug": info.slug, "name": info.name, "aliases": list(info.aliases), "packs": info.packs,
             "redeals": info.redeals, "description": info.description,
-            "rules_version": info.rules_version, "rulesets": list(RULESETS), "piles": piles}
+            "rules_version": info.rules_version, "rulesets": list(RULESETS), "piles": piles,
+            "table": _table(game.table)}
+
+
+def _table(table: Table) -> dict[str, Any]:
+    """Where the piles lie, in card slots (see :mod:`kibitz.table`), in drawing order."""
+    return {"columns": table.columns, "rows": table.rows,
+            "places": [{"pile": place.pile, "column": place.column, "row": place.row,
+                        "fan": place.fan.value, "room": place.room} for place in table.places]}
 
 
 def view_payload(game_id: str, play: Play) -> dict[str, Any]:
