@@ -137,7 +137,7 @@ def test_play_a_numbered_deal(capsys: Capture, monkeypatch: pytest.MonkeyPatch) 
     assert code == 0 and err == ""
     assert "deal #1" in out and "kibitz play grand-duchess --deal 1" in out
     assert "t3>f7 (KH)" in out and "1 move" in out
-    assert "f1 does not take 5H" in out and "Goodbye" in out
+    assert "The 5♥ can't go to the foundation f1" in out and "Goodbye" in out
 
 
 def test_play_without_a_deal_shows_a_replayable_number(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:

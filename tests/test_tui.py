@@ -285,8 +285,10 @@ def test_moves_undo_and_redo() -> None:
 def test_shorthands_and_bad_input_keep_the_game_going() -> None:
     session, output = session_for(kibitz.game("grand-duchess").deal(1), 1)
     opening = session.state
-    for bad, message in [("t9>f1", "not a move"), ("t1>f1", "does not take 5H"),
-                         ("hello", "help"), ("undo x", "not a number"), ("t1", "no legal move"),
+    for bad, message in [("t9>f1", "not a move"),
+                         ("t1>f1", "The 5♥ can't go to the foundation f1: it builds up in clubs"),
+                         ("hello", "help"), ("undo x", "not a number"),
+                         ("t1", "The 5♥ can't go to the foundation f3"),
                          ("save", "give a file name"), ("new 0", "deal numbers start at 1"),
                          ("load /nonexistent/file", "cannot read")]:
         text = run_lines(session, output, bad)

@@ -16,6 +16,8 @@ RANKS: Final = "A23456789TJQK"
 SUITS: Final = "CSHD"
 SUIT_NAMES: Final = ("clubs", "spades", "hearts", "diamonds")
 SUIT_SYMBOLS: Final = ("\u2663", "\u2660", "\u2665", "\u2666")
+RANK_SYMBOLS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Ranks as players read them on a card's index."""
 RANK_NAMES: Final = ("ace", "two", "three", "four", "five", "six", "seven",
                      "eight", "nine", "ten", "jack", "queen", "king")
 
@@ -81,6 +83,11 @@ def parse_card(text: str) -> Card:
 def card_name(c: Card) -> str:
     """``ten of diamonds``."""
     return f"{RANK_NAMES[rank_of(c)]} of {SUIT_NAMES[suit_of(c)]}"
+
+
+def card_text(c: Card) -> str:
+    """The card as a player reads its index, with its suit symbol: ``10♦``, ``Q♠``."""
+    return RANK_SYMBOLS[rank_of(c)] + SUIT_SYMBOLS[suit_of(c)]
 
 
 def full_pack(packs: int = 1) -> list[Card]:

@@ -5,7 +5,8 @@ opening state, which cards may move (*sources*), which piles take which cards
 (*targets*), an optional extra permission check, what a click on the stock does,
 and what happens after a move. :class:`Game` turns those into legal-move
 generation and :meth:`Game.apply`. The helpers below are the building blocks the
-game files share.
+game files share; beside each rule is its reason (:mod:`kibitz.reasons`), which says in
+words why that rule refuses a move.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
-from kibitz.cards import FACE_DOWN, IDENTITY, Card, format_card, is_red, rank_of, suit_of
+from kibitz.cards import FACE_DOWN, IDENTITY, RANK_SYMBOLS, Card, card_text, is_red, rank_of, suit_of
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from kibitz.moves import DEAL, Move, parse_move
 from kibitz.piles import Foundation, PileKind, PileSpec
+from kibitz.reasons import (Attempt, capital, cards_words, explain_card, explain_illegal, kind_words, no_redeal_left,
+                            pile_too_short, pile_words, reason_for, suit_words)
 from kibitz.state import State
 from kibitz.table import Table
-from kibitz.view import is_hidden
 
 Unit = tuple[int, int, int, int]
 """A movable unit: (pile index, card count, index from the bottom or -1, bottom card)."""
@@ -244,8 +246,7 @@ class Game:
         if stripped in ("d", "deal", "s", "redeal"):
             if DEAL in state.legal_moves:
                 return DEAL
-            raise IllegalMoveError("deal: the stock cannot be dealt now"
-                                   + ("" if state.pile("s") else " (the stock is empty and no redeal is left)"))
+            raise IllegalMoveError(explain_illegal(state, DEAL))
         try:
             move = parse_move(stripped)
         except InvalidMoveError:
@@ -268,43 +269,46 @@ class Game:
             singles = [m for m in candidates if m.size == 1 and m.position is None]
             candidates = singles or candidates
         if not candidates:
-            raise IllegalMoveError(f"{stripped}: no legal move fits" + self._moves_from(state, source))
+            raise IllegalMoveError(self._no_move_fits(state, source, index, target, count))
         if len(candidates) > 1:
             options = ", ".join(sorted(str(m) for m in candidates))
             raise AmbiguousMoveError(f"{stripped}: more than one move fits ({options}); say which")
         return candidates[0]
 
-    def _moves_from(self, state: State, source: str) -> str:
-        moves = sorted(str(m) for m in state.legal_moves if m.source == source and not m.is_deal)
-        return f" (legal from {source}: {', '.join(moves)})" if moves else f" (nothing can move from {source})"
+    def _no_move_fits(self, state: State, source: str, index: str | None, target: str | None,
+                      count: str | None) -> str:
+        """Why no legal move fits a shorthand: what the piles it names say, or why its card
+        cannot move, or where it can go."""
+        pile = state.pile(source)
+        size = int(count) if count is not None else 1
+        at = int(index) if index is not None else len(pile) - size
+        if not 0 <= at < len(pile):
+            return pile_too_short(state, self.pile_index(source))
+        said = explain_card(state, source, at)
+        if target is None:
+            return said
+        names = [spec.name for spec in self.piles if spec.name.startswith(target) and spec.name != source]
+        if not names:
+            return said
+        kind = kind_words(self, self.pile_index(names[0]))
+        if " can go to " in said:
+            return f"That card can't go to {kind} now. {said}"
+        if target == "f":
+            return said
+        tried = {explain_illegal(state, Move(source, name, size, None if index is None else at)) for name in names}
+        if len(tried) == 1:
+            return tried.pop()
+        subject = Attempt(self, state, self.pile_index(source), None, size, at, index is not None).subject
+        return f"No {kind[2:]} takes {subject[0].lower()}{subject[1:]} now."
 
     def explain_illegal(self, state: State, move: Move) -> str:
-        """A sentence saying why ``move`` is not legal in ``state``."""
-        text = str(move)
-        if move.is_deal:
-            if state.piles[self.stock]:
-                return "deal: the stock cannot be dealt now"
-            return "deal: the stock is empty and no redeal is left"
-        for name in (move.source, move.target):
-            if name not in self._index:
-                return f"{text}: {self.name} has no pile {name}"
-        pile = state.piles[self._index[move.source]]
-        if not pile:
-            return f"{text}: {move.source} is empty"
-        if move.position is not None and move.position >= len(pile):
-            return f"{text}: {move.source} has only {len(pile)} cards"
-        if move.size > len(pile):
-            return f"{text}: {move.source} has only {len(pile)} cards"
-        position = move.position if move.position is not None else len(pile) - move.size
-        moving = pile[position]
-        if moving & FACE_DOWN:
-            return f"{text}: that card is face down"
-        spec = self.piles[self._index[move.source]]
-        if is_hidden(spec.spread, spec.kind, pile, position):
-            return f"{text}: that card cannot be seen (only the top card of {move.source} shows)"
-        what = format_card(moving)
-        return (f"{text}: {move.target} does not take {what} from {move.source} here"
-                + self._moves_from(state, move.source))
+        """A sentence saying why ``move`` is not legal in ``state``, naming the rule that forbids it
+        (see :mod:`kibitz.reasons`)."""
+        return explain_illegal(state, move)
+
+    def explain_card(self, state: State, pile_name: str, index: int) -> str:
+        """Why the card at ``index`` of pile ``pile_name`` cannot move now, or where it can go."""
+        return explain_card(state, pile_name, index)
 
 
 _SHORTHAND = re.compile(r"(s|w|[ftr][1-8])(?:#(\d{1,3}))?(?:>([ftr][1-8]?))?(?:/([1-9]\d{0,2}))?")
@@ -362,17 +366,27 @@ def _up_or_down_in_suit(top: Card) -> list[Card]:
     return [suit * 13 + r for r in (rank - 1, rank + 1) if 0 <= r < 13]
 
 
-DOWN_ALTERNATE = _table(lambda c: _down_alternate(c, wrap=False))
+@dataclass(frozen=True)
+class Build:
+    """How cards build on a pile: for each top card the cards it takes, and that rule in words."""
+
+    takes: tuple[tuple[Card, ...], ...]
+    words: str
+    """How the pile builds, as in "the tableau builds ...": ``down in alternating colours``."""
+
+
+DOWN_ALTERNATE = Build(_table(lambda c: _down_alternate(c, wrap=False)), "down in alternating colours")
 """For each top card, the cards that build on it down in alternating colours."""
-DOWN_ALTERNATE_WRAP = _table(lambda c: _down_alternate(c, wrap=True))
+DOWN_ALTERNATE_WRAP = Build(_table(lambda c: _down_alternate(c, wrap=True)),
+                            "down in alternating colours, king on ace")
 """The same with king on ace."""
-UP_OR_DOWN_IN_SUIT = _table(_up_or_down_in_suit)
+UP_OR_DOWN_IN_SUIT = Build(_table(_up_or_down_in_suit), "up or down in suit")
 """For each top card, the cards one rank above or below in its suit."""
 
 
 def builds_down_alternate(lower: Card, upper: Card, wrap: bool) -> bool:
     """True when ``upper`` may lie on ``lower`` in a down, alternate-colour build."""
-    table = DOWN_ALTERNATE_WRAP if wrap else DOWN_ALTERNATE
+    table = DOWN_ALTERNATE_WRAP.takes if wrap else DOWN_ALTERNATE.takes
     return (upper & IDENTITY) in table[lower & IDENTITY]
 
 
@@ -388,7 +402,22 @@ def top_cards(*kinds: PileKind) -> SourceRule:
             if pile and not pile[-1] & FACE_DOWN:
                 units.append((i, 1, -1, pile[-1]))
     sources.__name__ = "top_cards_" + "_".join(k.name.lower() for k in kinds)
+
+    @reason_for(sources)
+    def only_the_top(attempt: Attempt) -> str | None:
+        if attempt.source_kind not in kinds or not attempt.visible:
+            return None
+        return covered(attempt, f"only the top card of {kind_words(attempt.game, attempt.source)} can move")
     return sources
+
+
+def covered(attempt: Attempt, rule: str) -> str:
+    """``The 9♠ is covered by the 4♥; <rule>.`` (the covering card named only when visible)."""
+    above = attempt.position + 1
+    if above >= len(attempt.pile):
+        return f"{capital(rule)}."
+    cover = f" by the {card_text(attempt.pile[above])}" if attempt.can_see(attempt.source, above) else ""
+    return f"The {card_text(attempt.card)} is covered{cover}; {rule}."
 
 
 # -- building blocks: targets -------------------------------------------------
@@ -417,8 +446,57 @@ def foundations_take_next(game: Game, state: State, wants: Wants, anywhere: list
         wants.setdefault(spec.suit * 13 + rank, []).append(i)
 
 
-def builds_on(kind: PileKind, table: tuple[tuple[Card, ...], ...]) -> TargetRule:
-    """Target rule: each non-empty pile of ``kind`` takes the cards ``table`` lists for its top."""
+@reason_for(foundations_take_next)
+def foundation_needs(attempt: Attempt) -> str | None:
+    """The foundation's suit, direction and the card it takes next."""
+    game, state, target = attempt.game, attempt.state, attempt.target
+    spec = None if target is None else game.piles[target].foundation
+    if target is None or spec is None:
+        return None
+    pile = state.piles[target]
+    head = f"{attempt.subject} can't go to {pile_words(game, target)}"
+    if len(pile) >= 13:
+        return f"{head}: it is complete."
+    first = spec.first if spec.first is not None else state.base
+    card = attempt.card
+    if not pile and first is None:
+        if suit_of(card) == spec.suit:
+            return None
+        return f"{head}: it takes only {suit_words(spec.suit)}."
+    if pile:
+        rank = pile[-1] % 13 + spec.step
+        if spec.wrap:
+            rank %= 13
+        elif not 0 <= rank <= 12:
+            return f"{head}: it is complete."
+    else:
+        assert first is not None
+        rank = first
+    needed = spec.suit * 13 + rank
+    if card == needed:
+        return None
+    how = foundation_words(spec, state.base)
+    if not pile:
+        return f"{head}: it {how}, so it starts with the {card_text(needed)}."
+    return f"{head}: it {how}, and takes the {card_text(needed)} next."
+
+
+def foundation_words(spec: Foundation, base: int | None) -> str:
+    """How a foundation builds: ``builds up in clubs from the ace``."""
+    direction = "up" if spec.step > 0 else "down"
+    if spec.first is not None:
+        start = {0: "the ace", 12: "the king"}.get(spec.first, f"the {RANK_SYMBOLS[spec.first]}")
+    elif base is not None:
+        start = f"the base rank ({RANK_SYMBOLS[base]})"
+    else:
+        start = "the base rank"
+    wrap = ", ace after king" if spec.wrap else ""
+    return f"builds {direction} in {suit_words(spec.suit)} from {start}{wrap}"
+
+
+def builds_on(kind: PileKind, build: Build) -> TargetRule:
+    """Target rule: each non-empty pile of ``kind`` takes the cards ``build`` lists for its top."""
+    table = build.takes
 
     def targets(game: Game, state: State, wants: Wants, anywhere: list[int]) -> None:
         piles = state.piles
@@ -427,6 +505,21 @@ def builds_on(kind: PileKind, table: tuple[tuple[Card, ...], ...]) -> TargetRule
             if pile:
                 for c in table[pile[-1] & IDENTITY]:
                     wants.setdefault(c, []).append(i)
+
+    @reason_for(targets)
+    def what_builds(attempt: Attempt) -> str | None:
+        target = attempt.target
+        if target is None or attempt.game.kinds[target] is not kind:
+            return None
+        pile = attempt.state.piles[target]
+        if not pile or attempt.card in table[pile[-1] & IDENTITY]:
+            return None
+        top = pile[-1] & IDENTITY
+        name = attempt.game.piles[target].name
+        fits = cards_words(table[top])
+        return (f"{attempt.subject} can't go on the {card_text(top)} in {name}: the {kind.name.lower()} "
+                f"builds {build.words}, so " + ("no card goes on it." if fits == "nothing" else
+                                                f"only {fits} goes on it."))
     return targets
 
 
@@ -474,6 +567,10 @@ def deal_while_stock_lasts(deal: Callable[["Game", list[bytes]], None]) -> DealR
         piles = list(state.piles)
         deal(game, piles)
         return State(game, tuple(piles), state.round, state.base)
+
+    @reason_for(stock_click)
+    def no_redeal(attempt: Attempt) -> str | None:
+        return None if attempt.pile else no_redeal_left(attempt.game)
     return stock_click
 
 

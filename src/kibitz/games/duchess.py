@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from kibitz.cards import IDENTITY
+from kibitz.cards import IDENTITY, card_text
 from kibitz.deals import shuffle
 from kibitz.piles import FROM_BASE, PileKind, layout
 from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, Unit,
                           builds_down_alternate, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next,
-                          gather_face_down, stock_bytes, top_cards)
+                          covered, gather_face_down, stock_bytes, top_cards)
+from kibitz.reasons import Attempt, no_redeal_left, reason_for
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, side_by_side
 
@@ -61,6 +62,16 @@ def tableau_runs(game: Game, state: State, units: list[Unit]) -> None:
                 units.append((i, n, -1, pile[-n]))
 
 
+@reason_for(tableau_runs)
+def not_a_run(attempt: Attempt) -> str | None:
+    if attempt.source_kind is not TABLEAU or not attempt.visible:
+        return None
+    if attempt.by_index:
+        return covered(attempt, "a tableau card moves only together with the cards on it")
+    return (f"The cards from the {card_text(attempt.card)} up are not in sequence "
+            f"({DOWN_ALTERNATE_WRAP.words}), so they can't move together.")
+
+
 def tableau_whole_piles(game: Game, state: State, units: list[Unit]) -> None:
     """PySolFC: the top card (to a foundation) and the whole pile when it is one sequence."""
     for i in game.tableau:
@@ -71,11 +82,35 @@ def tableau_whole_piles(game: Game, state: State, units: list[Unit]) -> None:
                 units.append((i, len(pile), -1, pile[0]))
 
 
+WHOLE_PILE_ONLY = ("In these rules cards move between tableau piles only as a whole pile in sequence; "
+                   "a single card from a longer pile goes only to a foundation.")
+
+
+@reason_for(tableau_whole_piles)
+def not_a_whole_pile(attempt: Attempt) -> str | None:
+    if attempt.source_kind is not TABLEAU or not attempt.visible:
+        return None
+    if attempt.size == len(attempt.pile) and not attempt.by_index:
+        name = attempt.game.piles[attempt.source].name
+        return (f"The cards of {name} are not in sequence ({DOWN_ALTERNATE_WRAP.words}), "
+                "so the pile can't move as a whole.")
+    return covered(attempt, "in these rules only a whole tableau pile moves onto another pile")
+
+
 def stock_top(game: Game, state: State, units: list[Unit]) -> None:
     """Standard: the stock's top card may fill a space (``permits`` says when)."""
     stock = state.piles[game.stock]
     if stock:
         units.append((game.stock, 1, -1, stock[-1] & IDENTITY))
+
+
+STOCK_TOP_ONLY = ("Only the stock's top card can move: into an empty tableau pile, "
+                  "once the reserve and the waste are used up.")
+
+
+@reason_for(stock_top)
+def only_the_stock_top(attempt: Attempt) -> str | None:
+    return STOCK_TOP_ONLY if attempt.source_kind is STOCK else None
 
 
 def reserve_is_empty(game: Game, state: State) -> bool:
@@ -100,6 +135,33 @@ def permits_standard(game: Game, state: State, source: int, target: int, count: 
     return kind is STOCK and not state.piles[game.waste or 0]
 
 
+FIRST_FROM_RESERVE = "The first card on a foundation must come from the reserve; it sets the base rank."
+ONE_AT_A_TIME = "Cards go to a foundation one at a time."
+RESERVE_FIRST = "An empty tableau pile takes a reserve card while the reserve has any."
+
+
+@reason_for(permits_standard)
+def standard_refusal(attempt: Attempt) -> str | None:
+    game, state, source, target = attempt.game, attempt.state, attempt.source, attempt.target
+    if target is None or permits_standard(game, state, source, target, attempt.size):
+        return None
+    kind, target_kind = game.kinds[source], game.kinds[target]
+    if state.base is None:
+        if target_kind is FOUNDATION:
+            return FIRST_FROM_RESERVE
+        return "Nothing else moves until the base rank is set: first play a reserve card to its foundation."
+    if kind is STOCK and (target_kind is FOUNDATION or state.piles[target]):
+        return STOCK_TOP_ONLY
+    if target_kind is FOUNDATION:
+        return ONE_AT_A_TIME
+    if not reserve_is_empty(game, state):
+        return RESERVE_FIRST
+    if kind is STOCK:
+        return "An empty tableau pile takes the waste's top card before the stock's."
+    return ("Once the reserve is used up, an empty tableau pile takes only the waste's top card, "
+            "or the stock's when the waste is empty.")
+
+
 def permits_pysolfc(game: Game, state: State, source: int, target: int, count: int) -> bool:
     """PySolFC: reserve cards may build before the base; piles move whole; no stock to spaces."""
     kind, target_kind = game.kinds[source], game.kinds[target]
@@ -112,6 +174,23 @@ def permits_pysolfc(game: Game, state: State, source: int, target: int, count: i
     if state.piles[target] or kind is RESERVE:
         return True
     return kind is WASTE and reserve_is_empty(game, state)
+
+
+@reason_for(permits_pysolfc)
+def pysolfc_refusal(attempt: Attempt) -> str | None:
+    game, state, source, target = attempt.game, attempt.state, attempt.source, attempt.target
+    if target is None or permits_pysolfc(game, state, source, target, attempt.size):
+        return None
+    kind, target_kind = game.kinds[source], game.kinds[target]
+    if state.base is None:
+        if target_kind is FOUNDATION:
+            return FIRST_FROM_RESERVE
+        return "Until the base rank is set, only reserve cards move; the first one on a foundation sets it."
+    if target_kind is FOUNDATION:
+        return ONE_AT_A_TIME
+    if kind is TABLEAU:
+        return WHOLE_PILE_ONLY
+    return "An empty tableau pile takes the waste's top card only once the reserve is used up."
 
 
 def choose_base(game: Game, piles: list[bytes], source: int, target: int, base: int | None) -> int | None:
@@ -137,6 +216,18 @@ def stock_click(game: Game, state: State) -> State | None:
         piles[waste] = b""
         return State(game, tuple(piles), state.round + 1, state.base)
     return None
+
+
+@reason_for(stock_click)
+def no_deal(attempt: Attempt) -> str | None:
+    game, state = attempt.game, attempt.state
+    if state.base is None:
+        return "The stock can't be dealt before the base rank is set: first play a reserve card to its foundation."
+    if attempt.pile:
+        return None
+    if state.round > game.info.redeals:
+        return no_redeal_left(game)
+    return "The stock and the waste are both empty: there is nothing to deal or turn over."
 
 
 STANDARD = Rules(

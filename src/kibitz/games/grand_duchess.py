@@ -10,6 +10,7 @@ from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
                           deal_cards, foundations_take_next, gather_face_down,
                           stock_bytes, top_cards)
+from kibitz.reasons import Attempt, no_redeal_left, reason_for
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, side_by_side
 
@@ -20,13 +21,13 @@ INFO = GameInfo(
     description="Two packs; deal six at a time, play to up and down foundations, three redeals.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=4, reserve=2)
-TABLE = Table(columns=8, rows=5.15, places=(
+TABLE = Table(columns=6.5, rows=5.15, places=(
     Place("s", 0, 0),
-    *side_by_side("f", 1, 4, column=2, row=0),
-    *side_by_side("f", 5, 8, column=2, row=1),
+    *side_by_side("f", 1, 4, column=1.25, row=0),
+    *side_by_side("f", 5, 8, column=1.25, row=1),
     Place("r1", 0, 1.15, Fan.DOWN, room=4),
-    *side_by_side("t", 1, 4, column=2, row=2.15, fan=Fan.DOWN, room=3),
-    Place("r2", 7, 1.15, Fan.DOWN, room=4),
+    *side_by_side("t", 1, 4, column=1.25, row=2.15, fan=Fan.DOWN, room=3),
+    Place("r2", 5.5, 1.15, Fan.DOWN, room=4),
 ))
 """The stock top left, the foundations up then down, a reserve on either side of the tableau."""
 
@@ -68,6 +69,16 @@ def reserve_cards(game: Game, state: State, units: list[Unit]) -> None:
                 units.append((i, 1, k if k < top else -1, c))
 
 
+@reason_for(reserve_cards)
+def reserve_face_down(attempt: Attempt) -> str | None:
+    """The reserve plays only once it is face up, and one card at a time."""
+    if attempt.game.kinds[attempt.source] is not PileKind.RESERVE:
+        return None
+    if attempt.pile[attempt.position] & FACE_DOWN:
+        return "That card is face down: the reserve turns face up when a deal empties the stock."
+    return "Reserve cards go to the foundations one at a time." if attempt.size > 1 else None
+
+
 def redeal_order_standard(game: Game, piles: list[bytes]) -> list[bytes]:
     """Piles in gathering order: the tableau t4 dealt first, then r1 and r2 under it."""
     r1, r2 = (piles[i] for i in game.reserve)
@@ -98,6 +109,14 @@ def stock_click(gather: GatherOrder) -> DealRule:
             round += 1
         deal_round(game, piles, round)
         return State(game, tuple(piles), round, state.base)
+
+    @reason_for(deal)
+    def no_deal(attempt: Attempt) -> str | None:
+        if attempt.pile:
+            return None
+        if attempt.game.is_won(attempt.state):
+            return "The game is won: there is nothing left to deal."
+        return no_redeal_left(attempt.game)
     return deal
 
 

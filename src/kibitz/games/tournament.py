@@ -7,6 +7,7 @@ from kibitz.deals import fisher_yates, shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
                           foundations_take_next, gather_face_down, stock_bytes, top_cards)
+from kibitz.reasons import Attempt, no_redeal_left, reason_for
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, one_below_another, side_by_side
 
@@ -93,9 +94,27 @@ def stock_click(game: Game, state: State) -> State | None:
     return State(game, tuple(piles), round, state.base)
 
 
+@reason_for(stock_click)
+def no_deal(attempt: Attempt) -> str | None:
+    game, state = attempt.game, attempt.state
+    if attempt.pile:
+        return None
+    if state.round > game.info.redeals:
+        return no_redeal_left(game)
+    return "The stock is empty, and a redeal gathers the tableau piles, which are all empty."
+
+
 def cells_take_from_tableau(game: Game, state: State, source: int, target: int, count: int) -> bool:
     """Standard: an empty cell takes only a column's top card."""
     return game.kinds[target] is not RESERVE or game.kinds[source] is TABLEAU
+
+
+@reason_for(cells_take_from_tableau)
+def cells_from_tableau_only(attempt: Attempt) -> str | None:
+    target = attempt.target
+    if target is None or cells_take_from_tableau(attempt.game, attempt.state, attempt.source, target, attempt.size):
+        return None
+    return "An empty cell takes only the top card of a tableau pile."
 
 
 STANDARD = Rules(
