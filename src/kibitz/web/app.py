@@ -165,6 +165,23 @@ async def auto(request: Request) -> Response:
     return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
 
 
+async def why(request: Request) -> Response:
+    """Why the card at ``index`` of ``pile`` (query parameters) cannot move now, or where it can
+    go: what the player is told when dragging it does nothing."""
+    state = referee_of(request).get(request.path_params["id"]).history.state
+    game = state.game
+    pile = request.query_params.get("pile", "")
+    if pile not in game.pile_names():
+        raise ApiError(400, f"pile must be one of: {' '.join(game.pile_names())}")
+    size = len(state.pile(pile))
+    index = request.query_params.get("index", "")
+    if not size:
+        raise ApiError(400, f"{pile} is empty")
+    if not (index.isascii() and index.isdigit() and len(index) <= 3 and int(index) < size):
+        raise ApiError(400, f"index must be a whole number from 0 to {size - 1}")
+    return JSONResponse({"reason": game.explain_card(state, pile, int(index))})
+
+
 async def clock(request: Request) -> Response:
     """The player's clock of active play (sent when the page is hidden or left)."""
     _, game_id, play = await game_for(request, ())
@@ -273,6 +290,7 @@ ROUTES = [
     Route("/api/play/{id}/hint", hint, methods=["POST"]),
     Route("/api/play/{id}/winnable", winnable, methods=["POST"]),
     Route("/api/play/{id}/record", record),
+    Route("/api/play/{id}/why", why),
     Route("/api/stats", stats),
     Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
     Mount("/static", StaticFilesRevalidated(directory=str(STATIC)), name="static"),
