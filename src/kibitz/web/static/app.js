@@ -1,6 +1,7 @@
 // The kibitz browser player's controller: talks to the server, reads the player's input and
 // shows the pages; layout.js and table.js draw the table, moves.js reads the legal moves.
-import {layOut, pileOrder} from './layout.js';
+import {useFourColours} from './cards.js';
+import {layOut} from './layout.js';
 import {moveText, movesOf, parseMove} from './moves.js';
 import {drawTable} from './table.js';
 
@@ -74,16 +75,21 @@ function dealStock() {
 
 // -- drawing the table -------------------------------------------------------------------
 
+/** The piles in drawing order, which is also the keyboard cursor's order. */
+function pileOrder() { return ui.info.table.places.map((place) => place.pile); }
+
 function render() {
   const table = $('table');
   if (!ui.play || !ui.info) { table.innerHTML = ''; return; }
-  const names = pileOrder(ui.play.game);
-  const layout = layOut(ui.play.game, ui.info.piles, ui.play.piles, table.parentElement.clientWidth);
+  updateInfo();   // first: the lines above the table may wrap, which changes the room left for it
+  const felt = $('felt');
+  if ($('play').hidden) return;
+  const names = pileOrder();
+  const layout = layOut(ui.info.table, ui.play.piles, felt.clientWidth, felt.clientHeight);
   ui.geometry = drawTable(table, layout, {
     info: ui.info, play: ui.play, selected: ui.selected, hint: ui.hint, cursor: names[ui.cursor % names.length],
     isMovable: (pile, index) => movesOf(ui.play, pile, index).length > 0,
   });
-  updateInfo();
 }
 
 function updateInfo() {
@@ -93,7 +99,8 @@ function updateInfo() {
   $('share').href = shareLink();
   const parts = [`${p.moves} move${p.moves === 1 ? '' : 's'}`];
   if (ui.info.redeals) parts.push(`round ${p.round}, ${p.redeals_left} redeal${p.redeals_left === 1 ? '' : 's'} left`);
-  if (p.game === 'duchess') parts.push(`base ${p.base || 'not chosen yet'}`);
+  if (p.base) parts.push(`base ${p.base}`);
+  else if (ui.info.piles.some((pile) => pile.foundation && pile.foundation.first === null)) parts.push('base not chosen yet');
   parts.push(`stock ${p.piles.s.length}`);
   parts.push(clock());
   $('counts').textContent = parts.join(' · ');
@@ -247,7 +254,7 @@ function onPointerUp(event) {
 
 function onKey(event) {
   if (event.target.closest('input, select, textarea, dialog') || !ui.play || !$('stats').hidden || !$('rules').hidden) return;
-  const names = pileOrder(ui.play.game);
+  const names = pileOrder();
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
   const current = names[ui.cursor % names.length];
@@ -381,7 +388,16 @@ function bind() {
   table.addEventListener('pointerup', onPointerUp);
   table.addEventListener('pointercancel', () => { ui.drag = null; render(); });
   document.addEventListener('keydown', onKey);
-  window.addEventListener('resize', render);
+  // A resize or a rotation lays the table out again, and so does a change of the room left
+  // for it (the lines above it wrapping).
+  new ResizeObserver(() => render()).observe($('felt'));
+  $('fourcolours').checked = localStorage.getItem('kibitz-four-colours') === 'on';
+  useFourColours($('fourcolours').checked);
+  $('fourcolours').onchange = () => {
+    localStorage.setItem('kibitz-four-colours', $('fourcolours').checked ? 'on' : 'off');
+    useFourColours($('fourcolours').checked);
+    render();
+  };
   window.addEventListener('hashchange', route);
   $('undo').onclick = () => act('undo');
   $('redo').onclick = () => act('redo');

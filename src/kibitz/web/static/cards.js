@@ -1,4 +1,10 @@
-// Playing cards drawn as SVG: a large corner index (readable on a phone), a suit in the middle.
+// Playing cards drawn as SVG (100 x 140 units): an index of rank and suit in the top-left
+// corner, as on a real card, and a large suit (or a framed letter) in the middle.
+//
+// The index is laid out for the way its pile fans, so that it lies in the strip of the card
+// that stays uncovered: across the top (rank, then suit) when cards fan downwards or lie
+// squared; down the left side (rank over suit) when they fan to the right. INDEX_STRIP says
+// how much of the card each index needs; layout.js never fans cards closer than that.
 
 const SUIT_PATHS = {
   H: 'M50 92 C 22 68, 2 50, 8 28 C 14 8, 42 6, 50 30 C 58 6, 86 8, 92 28 C 98 50, 78 68, 50 92 Z',
@@ -12,12 +18,24 @@ export const SUIT_NAMES = {C: 'clubs', S: 'spades', H: 'hearts', D: 'diamonds'};
 export const RANK_NAMES = {A: 'ace', T: 'ten', J: 'jack', Q: 'queen', K: 'king'};
 const RED = '#c62828';
 const BLACK = '#1b1b1b';
+// The four-colour deck, for players who tell red from black poorly: clubs green, diamonds blue.
+const FOUR_COLOURS = {C: '#1b7a2f', S: BLACK, H: RED, D: '#1456b8'};
+
+/** The part of a card's length (along its pile's fan) that its index needs uncovered. */
+export const INDEX_STRIP = {down: 0.26, right: 0.33};
+
+let fourColours = false;
+
+/** Draw clubs green and diamonds blue (``true``) or the usual red and black. */
+export function useFourColours(on) { fourColours = Boolean(on); }
 
 export function isRed(suit) { return suit === 'H' || suit === 'D'; }
 
+function suitColour(suit) { return fourColours ? FOUR_COLOURS[suit] : isRed(suit) ? RED : BLACK; }
+
 /** An SVG group drawing ``suit`` in a box of ``size`` at (x, y). */
 export function suitShape(suit, x, y, size, colour) {
-  const fill = colour || (isRed(suit) ? RED : BLACK);
+  const fill = colour || suitColour(suit);
   const scale = size / 100;
   let inner = `<path d="${SUIT_PATHS[suit]}"/>`;
   if (suit === 'C') inner += CLUB_LEAVES.map(([cx, cy]) => `<circle cx="${cx}" cy="${cy}" r="21"/>`).join('');
@@ -32,24 +50,36 @@ export function cardName(code) {
   return `${rankName} of ${SUIT_NAMES[suit]}`;
 }
 
-/** The SVG of the face of card ``code`` (``TD``). */
-export function cardFace(code) {
-  const rank = code[0], suit = code[1];
-  const colour = isRed(suit) ? RED : BLACK;
+// Where the suit starts after each rank across the top (digits: 30), close to the rank's width.
+const SUIT_AFTER = {A: 33, T: 35, J: 23, Q: 35, K: 33};
+
+/** The index: rank and suit, across the top (``fan`` down or none) or down the left side (right). */
+function index(rank, suit, colour, fan) {
   const label = rankText(rank);
-  const size = label.length > 1 ? 34 : 40;
+  const wide = label.length > 1;
+  // "10" is drawn condensed so that it takes no more room than one letter.
+  const text = `<text x="${wide ? 3 : 6}" y="29" font-size="${wide ? 28 : 30}" font-family="system-ui, sans-serif" ` +
+    `font-weight="700" fill="${colour}"${wide ? ' letter-spacing="-3" textLength="29" lengthAdjust="spacingAndGlyphs"' : ''}>` +
+    `${label}</text>`;
+  const suitMark = fan === 'right' ? suitShape(suit, 6, 35, 21) : suitShape(suit, SUIT_AFTER[rank] || 30, 9, 21);
+  return `<g class="index">${text}${suitMark}</g>`;
+}
+
+/** The SVG of the face of card ``code`` (``TD``) in a pile fanned ``fan`` (none, down, right). */
+export function cardFace(code, fan = 'none') {
+  const rank = code[0], suit = code[1];
+  const colour = suitColour(suit);
   let middle;
   if ('JQK'.includes(rank)) {
     middle = `<rect x="26" y="52" width="48" height="66" rx="6" fill="none" stroke="${colour}" stroke-width="3"/>` +
       `<text x="50" y="113" font-size="38" text-anchor="middle" font-weight="700" fill="${colour}">${rank}</text>` +
       suitShape(suit, 39, 57, 22);
   } else {
-    middle = suitShape(suit, 28, 60, 44);
+    middle = suitShape(suit, 28, 62, 44);
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" role="img" aria-label="${cardName(code)}">` +
     `<rect x="1.5" y="1.5" width="97" height="137" rx="8" fill="#fff" stroke="#555" stroke-width="2"/>` +
-    `<text x="7" y="38" font-size="${size}" font-family="system-ui, sans-serif" font-weight="700" fill="${colour}"` +
-    ` letter-spacing="-2">${label}</text>` + suitShape(suit, 66, 8, 28) + middle + `</svg>`;
+    index(rank, suit, colour, fan) + middle + `</svg>`;
 }
 
 /** The SVG of a card's back. */

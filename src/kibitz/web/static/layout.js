@@ -1,73 +1,143 @@
-// Where everything lies on the table: a pure function of the table's declaration, the piles
-// of the view and the room available, in pixels. No DOM.
+// Where everything lies on the table: a pure function of the game's table declaration
+// (/api/games: places in card slots, see kibitz/table.py), the piles of the view and the room
+// available, in pixels. No DOM.
+//
+// The rule. A slot is a card's width and a gap wide; a card's height, a gap and a band for
+// the pile's name (LABEL) tall. The card size is the largest (up to MAX_CARD) at which
+//   - the declared table fits the room, and
+//   - every pile that may grow past its declared room (one whose room reaches the table's
+//     bottom or right edge: nothing lies beyond it) fits, its cards fanned as closely as
+//     the rule below allows, before the room's edge.
+// Within its room a fan spreads its cards at their usual steps; when they do not fit, the
+// face-down cards close up first (to a sliver), then the face-up ones, down to the strip
+// their index needs (INDEX_STRIP) and no closer. A pile that needs more than that gets it
+// from the card size: the table takes more rows and every card gets a little smaller, so
+// every card stays in its place and every face-up index stays in sight. A second column
+// would cover the neighbouring pile, and a spread on hover or tap hides cards until asked
+// for (and a touch screen has no hover); a smaller table reads at a glance at every stage.
 
-const GAP = 0.12;          // gap between piles, in card widths
-const RATIO = 1.4;         // card height / width
-const range = (a, b) => Array.from({length: b - a + 1}, (_, i) => a + i);
+import {INDEX_STRIP} from './cards.js';
 
-// Where each pile lies: [name, column, row (in card heights), fan direction, fan extent].
-const LAYOUTS = {
-  'grand-duchess': {cols: 8, piles: [['s', 0, 0],
-    ...range(1, 4).map((i) => [`f${i}`, i + 1, 0]), ...range(5, 8).map((i) => [`f${i}`, i - 3, 1.1]),
-    ['r1', 0, 1.25, 'down', 3.9], ...range(1, 4).map((i) => [`t${i}`, i + 1, 2.25, 'down', 2.9]),
-    ['r2', 7, 1.25, 'down', 3.9]]},
-  'duchess': {cols: 7, piles: [...range(1, 4).map((i) => [`r${i}`, (i - 1) * 1.75, 0, 'right', 1.65]),
-    ['s', 0, 1.2], ['w', 1, 1.2], ...range(1, 4).map((i) => [`f${i}`, i + 2, 1.2]),
-    ...range(1, 4).map((i) => [`t${i}`, i + 2, 2.4, 'down', 3.4])]},
-  'tournament': {cols: 8, piles: [...range(1, 4).map((i) => [`r${i}`, 0, (i - 1) * 1.1]),
-    ...range(5, 8).map((i) => [`r${i}`, 7, (i - 5) * 1.1]), ['s', 1, 0],
-    ...range(1, 4).map((i) => [`f${i}`, i + 1, 0]), ...range(5, 8).map((i) => [`f${i}`, i - 3, 1.1]),
-    ...range(1, 6).map((i) => [`t${i}`, i, 2.25, 'down', 2.9])]},
-  'cicely': {cols: 9, piles: [['s', 0, 0], ...range(1, 8).map((i) => [`r${i}`, i, 0]),
-    ...range(1, 8).map((i) => [`f${i}`, i, 1.1]), ...range(1, 8).map((i) => [`t${i}`, i, 2.25, 'down', 3.2])]},
-  'kingsdown-eights': {cols: 9, piles: [['s', 0, 0], ...range(1, 8).map((i) => [`f${i}`, i, 0]),
-    ...range(1, 8).map((i) => [`t${i}`, i, 1.15]), ...range(1, 8).map((i) => [`r${i}`, i, 2.35, 'down', 3])]},
+export const RATIO = 1.4;   // card height / width
+export const GAP = 0.12;    // gap between piles, in card widths
+export const LABEL = 15;    // band above each slot for its pile's name and count, in pixels
+const MIN_CARD = 24;        // card widths in pixels: smaller cards do not read; the page scrolls first
+const COMFORTABLE = 60;     // below this, growing piles give up the room they do not use yet
+const MAX_CARD = 150;
+const EDGE = 1e-6;          // slack when telling whether a pile's room reaches the table's edge
+
+// Steps between a card and the next one of a fan, as parts of the card's length along the fan:
+// usual, and closest.
+const STEPS = {
+  down: {faceUp: 0.3, faceUpMin: INDEX_STRIP.down, faceDown: 0.14, faceDownMin: 0.05},
+  right: {faceUp: 0.42, faceUpMin: INDEX_STRIP.right, faceDown: 0.16, faceDownMin: 0.06},
 };
-LAYOUTS['parisienne'] = LAYOUTS['grand-duchess'];
-LAYOUTS['napoleons-flank'] = LAYOUTS['tournament'];
 
-/** The piles of ``game`` in drawing order (also the keyboard cursor's order). */
-export function pileOrder(game) { return LAYOUTS[game].piles.map((p) => p[0]); }
+/** The cards of a pile that show: the top one of a squared pile, all of a fanned one. */
+function shownCards(place, cards) { return place.fan === 'none' ? cards.slice(-1) : cards; }
+
+/** How many of ``shown``'s cards (the top one excepted) are face up and face down. */
+function countFaces(shown) {
+  let up = 0, down = 0;
+  for (let k = 0; k < shown.length - 1; k++) { if (shown[k] === null) down++; else up++; }
+  return {up, down};
+}
 
 /**
- * The layout of ``game``'s table for the view's ``piles`` (name -> cards, null when face down)
- * in ``width`` pixels: the card size, every slot and every card shown, and the table's size.
- * ``specs``: the piles as /api/games describes them (kind, spread).
+ * The steps between the ``shown`` cards of a ``fan`` in ``room`` pixels along it, for cards of
+ * ``length`` pixels along it: usual steps when they fit, else face-down cards closer, then
+ * face-up ones, never closer than their index needs (the pile then overflows its room).
  */
-export function layOut(game, specs, piles, width) {
-  const layout = LAYOUTS[game];
-  const cardWidth = Math.max(28, Math.min(100, Math.min(width, 1100) / (layout.cols * (1 + GAP) + GAP)));
-  const cardHeight = cardWidth * RATIO;
-  const step = cardWidth * (1 + GAP);
-  const slots = [], cards = [];
-  let bottom = 0, right = 0;
-  layout.piles.forEach(([name, col, row, fan, extent]) => {
-    const spec = specs.find((p) => p.name === name);
-    if (!spec) return;
-    const x = GAP * cardWidth + col * step, y = GAP * cardWidth + row * (cardHeight + GAP * cardWidth);
-    const pile = piles[name] || [];
-    const squared = spec.spread === 'squared' || !fan;
-    const shown = squared ? pile.slice(-1) : pile;
-    let dx = 0, dy = 0;
-    if (!squared && shown.length > 1) {
-      const room = fan === 'right' ? (extent - 1) * cardWidth : (extent - 1) * cardHeight;
-      const wanted = shown.map((c) => (c === null ? 0.14 : 0.26) * (fan === 'right' ? cardWidth * 1.2 : cardHeight));
-      const total = wanted.slice(0, -1).reduce((a, b) => a + b, 0);
-      const squeeze = total > room ? room / total : 1;
-      if (fan === 'right') dx = wanted.map((w) => w * squeeze); else dy = wanted.map((w) => w * squeeze);
+export function fanSteps(shown, fan, length, room) {
+  const steps = STEPS[fan];
+  const {up, down} = countFaces(shown);
+  const spare = room - length;
+  let faceUp = steps.faceUp, faceDown = steps.faceDown;
+  if ((up * faceUp + down * faceDown) * length > spare) {
+    faceDown = down ? Math.max(steps.faceDownMin, (spare / length - up * faceUp) / down) : faceDown;
+    if ((up * faceUp + down * faceDown) * length > spare && up) {
+      faceUp = Math.max(steps.faceUpMin, (spare / length - down * faceDown) / up);
     }
-    let cx = x, cy = y;
+  }
+  return shown.slice(0, -1).map((code) => (code === null ? faceDown : faceUp) * length);
+}
+
+/**
+ * The layout of a table: ``table`` as /api/games declares it, ``piles`` the view's piles
+ * (name -> cards bottom first, null when face down), in ``width`` x ``height`` pixels.
+ * Returns the card size, the table's size, every slot (with the box where a card may be
+ * dropped on it) and every card shown, with its place and stacking order.
+ */
+export function layOut(table, piles, width, height) {
+  const cardWidth = cardSize(table, piles, width, height);
+  const cardHeight = cardWidth * RATIO;
+  const gap = GAP * cardWidth;
+  const pitchX = cardWidth + gap, pitchY = cardHeight + gap + LABEL;
+  const slots = [], cards = [];
+  let right = 0, bottom = 0;
+  for (const place of table.places) {
+    const x = gap + place.column * pitchX, y = LABEL + place.row * pitchY;
+    const pile = piles[place.pile] || [];
+    const shown = shownCards(place, pile);
+    const box = {left: x, top: y, right: x + cardWidth, bottom: y + cardHeight};
+    let steps = [];
+    if (place.fan === 'down') {
+      const declared = y + (place.room - 1) * pitchY + cardHeight;
+      const grows = place.row + place.room >= table.rows - EDGE;
+      steps = fanSteps(shown, 'down', cardHeight, grows ? height - gap - y : declared - y);
+      const end = y + cardHeight + sum(steps);
+      box.bottom = Math.max(end, grows ? Math.min(declared, height - gap) : declared);
+    } else if (place.fan === 'right') {
+      const declared = x + (place.room - 1) * pitchX + cardWidth;
+      const grows = place.column + place.room >= table.columns - EDGE;
+      steps = fanSteps(shown, 'right', cardWidth, grows ? width - gap - x : declared - x);
+      const end = x + cardWidth + sum(steps);
+      box.right = Math.max(end, grows ? Math.min(declared, width - gap) : declared);
+    }
     const first = pile.length - shown.length;
+    let cx = x, cy = y;
     shown.forEach((code, k) => {
-      cards.push({pile: name, index: first + k, code, x: cx, y: cy, z: k + 1});
-      if (dx) cx += dx[k]; if (dy) cy += dy[k];
+      cards.push({pile: place.pile, index: first + k, code, x: cx, y: cy, z: k + 1, fan: place.fan});
+      if (place.fan === 'down') cy += steps[k] || 0;
+      if (place.fan === 'right') cx += steps[k] || 0;
     });
-    const zoneBottom = squared ? y + cardHeight : y + Math.max(cardHeight, (fan === 'down' ? extent * cardHeight : cardHeight));
-    const zoneRight = fan === 'right' ? x + extent * cardWidth : x + cardWidth;
-    slots.push({pile: name, kind: spec.kind, x, y, fan: squared ? 'none' : fan, count: pile.length,
-      box: {left: x, top: y, right: zoneRight, bottom: zoneBottom}});
-    bottom = Math.max(bottom, zoneBottom); right = Math.max(right, zoneRight);
-  });
-  return {cardWidth, cardHeight, slots, cards,
-    width: right + GAP * cardWidth, height: bottom + 1.2 * GAP * cardWidth + 14};
+    slots.push({pile: place.pile, x, y, fan: place.fan, count: pile.length, box});
+    right = Math.max(right, box.right + gap);
+    bottom = Math.max(bottom, box.bottom + gap);
+  }
+  return {cardWidth, cardHeight, width: right, height: bottom, slots, cards};
+}
+
+function sum(values) { return values.reduce((a, b) => a + b, 0); }
+
+/**
+ * The card width. Every length on the table is ``a * cardWidth + b``; each that must fit
+ * gives a bound ``(limit - b) / a``. Hard bounds: every pile's box, except that a pile that
+ * may grow past its room counts only its cards, fanned as closely as allowed. Soft bound:
+ * the declared table, growing piles' whole rooms included (the card size then stays the
+ * same while they grow); it yields when it would make cards narrower than COMFORTABLE.
+ */
+function cardSize(table, piles, width, height) {
+  const across = (columns) => width / (GAP + columns * (1 + GAP));
+  const down = (rows) => (height - rows * LABEL) / (rows * (RATIO + GAP));
+  const soft = Math.min(across(table.columns), down(table.rows));
+  const hard = [];
+  for (const place of table.places) {
+    const growsDown = place.fan === 'down' && place.row + place.room >= table.rows - EDGE;
+    const growsRight = place.fan === 'right' && place.column + place.room >= table.columns - EDGE;
+    hard.push(across(place.column + (place.fan === 'right' && !growsRight ? place.room : 1)));
+    hard.push(down(place.row + (place.fan === 'down' && !growsDown ? place.room : 1)));
+    if (!growsDown && !growsRight) continue;
+    const steps = STEPS[place.fan];
+    const {up, down: faceDown} = countFaces(shownCards(place, piles[place.pile] || []));
+    const length = 1 + up * steps.faceUpMin + faceDown * steps.faceDownMin;   // in card lengths
+    if (growsDown) {
+      // its top (LABEL + row * pitchY) + the fan + a gap below it
+      hard.push((height - LABEL - place.row * LABEL) / (place.row * (RATIO + GAP) + length * RATIO + GAP));
+    } else {
+      hard.push(width / (GAP + place.column * (1 + GAP) + length + GAP));
+    }
+  }
+  const size = Math.min(...hard, Math.max(soft, COMFORTABLE));
+  return Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, size)));
 }

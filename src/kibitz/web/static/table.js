@@ -1,6 +1,9 @@
-// Draws the table in the page from a layout (layout.js): slots, labels, cards and counts.
+// Draws the table in the page from a layout (layout.js): slots with their names and counts,
+// and the cards, each an element named for players and tests alike ("queen of hearts").
 
 import {cardBack, cardFace, cardName, suitShape} from './cards.js';
+
+const px = (value) => `${Math.round(value * 100) / 100}px`;
 
 /** What an empty slot shows: a foundation's first rank and suit, the stock's redeal mark. */
 function slotContent(spec, play) {
@@ -22,39 +25,34 @@ function slotContent(spec, play) {
  */
 export function drawTable(element, layout, marks) {
   const {info, play, selected, hint, cursor, isMovable} = marks;
-  const {cardWidth: width, cardHeight: height} = layout;
-  const parts = [], cards = [], geometry = {};
+  const specs = Object.fromEntries(info.piles.map((p) => [p.name, p]));
+  const size = `width:${px(layout.cardWidth)};height:${px(layout.cardHeight)}`;
+  const parts = [], geometry = {};
   for (const slot of layout.slots) {
-    const spec = info.piles.find((p) => p.name === slot.pile);
-    const name = slot.pile;
-    const cursorClass = name === cursor ? ' cursor' : '';
-    const hinted = hint && hint.dst === name ? ' hinted' : '';
-    const labelAbove = slot.fan === 'down' ? ' label-above' : '';  // cards fan over the label's usual place
-    parts.push(`<div class="slot ${spec.kind}${cursorClass}${hinted}${labelAbove}" data-pile="${name}" ` +
-      `style="left:${slot.x}px;top:${slot.y}px;width:${width}px;height:${height}px">${slotContent(spec, play)}` +
-      `<span class="label">${name}</span></div>`);
-    if (slot.fan === 'none' && slot.count > 1) {
-      cards.push(`<span class="count" style="left:${slot.x + width - 14}px;top:${slot.y - 8}px">${slot.count}</span>`);
-    }
+    const name = slot.pile, spec = specs[name];
+    const classes = ['slot', spec.kind, name === cursor ? 'cursor' : '', hint && hint.dst === name ? 'hinted' : ''];
+    // The band above the slot holds the pile's name, and the count of a squared pile.
+    const count = slot.fan === 'none' && slot.count > 1 ? `<span class="count">${slot.count}</span>` : '';
+    parts.push(`<div class="${classes.join(' ').trim()}" data-pile="${name}" style="left:${px(slot.x)};top:${px(slot.y)};` +
+      `${size}">${slotContent(spec, play)}<span class="label">${name}</span>${count}</div>`);
     geometry[name] = {x: slot.box.left, y: slot.box.top, right: slot.box.right, bottom: slot.box.bottom};
   }
   for (const card of layout.cards) {
     const {pile: name, index, code} = card;
-    const spec = info.piles.find((p) => p.name === name);
+    const spec = specs[name];
     const length = play.piles[name].length;
-    const movable = code !== null && spec.kind !== 'stock' && isMovable(name, index);
-    const top = index === length - 1;
+    const faceUp = code !== null && spec.kind !== 'stock';
+    const movable = faceUp && (index === length - 1 || isMovable(name, index));
     const isSelected = selected && selected.pile === name && index >= selected.index &&
       (selected.single ? index === selected.index : true);
     const isHinted = hint && hint.src === name && (hint.pos === null ? index >= length - hint.size : index === hint.pos);
-    const classes = ['card', movable || (top && code !== null && spec.kind !== 'stock') ? 'movable' : '',
-      isSelected ? 'selected' : '', isHinted ? 'hinted' : ''].join(' ');
-    cards.push(`<div class="${classes}" data-pile="${name}" data-index="${index}" style="left:${card.x}px;top:${card.y}px;` +
-      `width:${width}px;height:${height}px;z-index:${card.z}" title="${code ? cardName(code) : ''}">` +
-      `${code ? cardFace(code) : cardBack()}</div>`);
+    const classes = ['card', movable ? 'movable' : '', isSelected ? 'selected' : '', isHinted ? 'hinted' : ''];
+    parts.push(`<div class="${classes.join(' ').trim()}" data-pile="${name}" data-index="${index}" ` +
+      `style="left:${px(card.x)};top:${px(card.y)};${size};z-index:${card.z}" title="${code ? cardName(code) : ''}">` +
+      `${code ? cardFace(code, card.fan) : cardBack()}</div>`);
   }
-  element.style.width = `${layout.width}px`;
-  element.style.height = `${layout.height}px`;
-  element.innerHTML = parts.join('') + cards.join('');
+  element.style.width = px(layout.width);
+  element.style.height = px(layout.height);
+  element.innerHTML = parts.join('');
   return geometry;
 }

@@ -1,0 +1,280 @@
+"""The table in the browser: it fits every window and every face-up card's index shows.
+
+Every game (standard rules; pysolfc for two games) is played along a winning line the
+solver finds, through the HTTP API, and the page opened on it (``?id=``) at five stages:
+the start, a third, two thirds, near the end, and where the line's longest pile is longest.
+At four window sizes (laptops, a large screen, a phone) the page must not scroll, every
+card must lie inside the window, the table must show what the view holds (the cards of
+fanned piles, the top card of squared ones, each named as players hear it), and the centre
+and corners of each face-up card's index must belong to that card: no other card covers it.
+
+A screenshot of every game at every size (at the stage a third of the way) goes to
+``$KIBITZ_SCREENSHOTS`` (default: a pytest temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+import kibitz
+from kibitz.solver import Limits, Outcome, solve
+
+from .browser import CHROMIUM, CHROMIUM_ARGS, start_server, stop
+
+IN_CI = bool(os.environ.get("CI"))
+if not IN_CI:
+    pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (scripts/setup test)")
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+
+if not os.access(CHROMIUM, os.X_OK) and not IN_CI:
+    pytest.skip(f"the browser tests need chromium at {CHROMIUM} (scripts/setup test installs it)",
+                allow_module_level=True)
+
+TIMEOUT_MS = 20_000
+SIZES: list[ViewportSize] = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768},
+                             {"width": 1920, "height": 1080}, {"width": 390, "height": 844}]
+LINES = [(info.slug, "standard") for info in kibitz.games()] + [("duchess", "pysolfc"), ("tournament", "pysolfc")]
+SCREENSHOT_STAGE = "a third"
+RANK_NAMES = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+
+# What the page shows, and what is wrong with it: a scrolling page, a card outside the window,
+# a face-up card whose index has another element at its centre or near its corners.
+INSPECT = """() => {
+  const problems = [];
+  const page = document.documentElement;
+  if (page.scrollWidth > innerWidth || page.scrollHeight > innerHeight) {
+    problems.push(`the page scrolls: ${page.scrollWidth} x ${page.scrollHeight} in ${innerWidth} x ${innerHeight}`);
+  }
+  const cards = [...document.querySelectorAll('#table .card')];
+  for (const card of cards) {
+    const name = `${card.dataset.pile}#${card.dataset.index} (${card.title || 'face down'})`;
+    const box = card.getBoundingClientRect();
+    if (box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight) {
+      problems.push(`${name} lies outside the window: ${JSON.stringify(box)}`);
+    }
+    const index = card.querySelector('.index');
+    if (!card.title) continue;
+    if (!index) { problems.push(`${name} has no index`); continue; }
+    // The index's box is its glyphs' font box: its centre, and points a fifth of the way in
+    // from each corner, lie on the rank and the suit.
+    const r = index.getBoundingClientRect();
+    const points = [[r.left + r.width / 2, r.top + r.height / 2]];
+    for (const x of [r.left + r.width / 5, r.right - r.width / 5]) {
+      for (const y of [r.top + r.height / 5, r.bottom - r.height / 5]) points.push([x, y]);
+    }
+    for (const [x, y] of points) {
+      const hit = document.elementFromPoint(x, y);
+      const owner = hit && hit.closest('.card');
+      if (owner !== card) {
+        const other = owner ? `${owner.dataset.pile}#${owner.dataset.index}` : hit ? hit.tagName : 'nothing';
+        problems.push(`the index of ${name} is covered at (${x.toFixed(1)}, ${y.toFixed(1)}) by ${other}`);
+        break;
+      }
+    }
+  }
+  const shown = cards.map((c) => [c.dataset.pile, +c.dataset.index, c.querySelector('svg').getAttribute('aria-label')]);
+  const cardWidth = cards.length ? cards[0].getBoundingClientRect().width : 0;
+  return {problems, shown, cardWidth};
+}"""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A game played some way along a winning line, kept by the server under ``game_id``."""
+
+    name: str
+    moves: int
+    game_id: str
+    view: dict[str, Any]
+
+
+# -- the server, the browser and the games ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
+    try:
+        yield url
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("KIBITZ_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def winning_line(slug: str, ruleset: str) -> tuple[int, list[str]]:
+    """The first deal of the game the solver wins within 5 s, with its moves."""
+    game = kibitz.game(slug, ruleset)
+    for deal in range(1, 200):
+        result = solve(game.deal(deal), Limits(seconds=5))
+        if result.outcome is Outcome.WON:
+            return deal, [str(move) for move in result.moves]
+    raise AssertionError(f"no deal of {slug} won by the solver")
+
+
+def longest_pile_at(slug: str, ruleset: str, deal: int, moves: list[str]) -> int:
+    """After how many moves of the line its longest fanned pile is at its longest."""
+    game = kibitz.game(slug, ruleset)
+    fanned = [k for k, name in enumerate(game.pile_names()) if game.table.place(name).fan.value != "none"]
+    state = game.deal(deal)
+    best, at = 0, 0
+    for count, move in enumerate(moves):
+        state = state.apply(move)
+        longest = max((len(state.piles[k]) for k in fanned), default=0)
+        if longest > best:
+            best, at = longest, count + 1
+    return at
+
+
+@pytest.fixture(scope="module")
+def stages(server: str) -> dict[tuple[str, str], list[Stage]]:
+    """For every line: its games at the start, a third, two thirds, near the end and the longest pile."""
+    found: dict[tuple[str, str], list[Stage]] = {}
+    with httpx.Client(base_url=server, timeout=30) as client:
+        for slug, ruleset in LINES:
+            deal, moves = winning_line(slug, ruleset)
+            counts = {"the start": 0, "a third": len(moves) // 3, "two thirds": 2 * len(moves) // 3,
+                      "near the end": max(0, len(moves) - 3),
+                      "the longest pile": longest_pile_at(slug, ruleset, deal, moves)}
+            found[slug, ruleset] = []
+            for name, count in counts.items():
+                view = client.post(f"/api/games/{slug}/new", json={"deal": deal, "ruleset": ruleset}).json()
+                for played, move in enumerate(moves[:count]):
+                    response = client.post(f"/api/play/{view['id']}/move",
+                                           json={"move": move, "expected_moves": played})
+                    assert response.status_code == 200, response.text
+                    view = response.json()
+                found[slug, ruleset].append(Stage(name, count, view["id"], view))
+    return found
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Any]:
+    """Opens fresh pages (their own storage) of a given window size; fails on any script error."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_page(size: ViewportSize) -> Page:
+        context = browser.new_context(viewport=size)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    try:
+        yield open_page
+    finally:
+        for context in contexts:
+            context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+# -- reading the table ---------------------------------------------------------------------------
+
+def card_name(code: str | None) -> str:
+    """A card's accessible name, as the page gives it."""
+    if code is None:
+        return "face-down card"
+    return f"{RANK_NAMES.get(code[0], code[0])} of {SUIT_NAMES[code[1]]}"
+
+
+def expected_cards(slug: str, view: dict[str, Any]) -> list[list[Any]]:
+    """The cards the table should show, in drawing order: pile, index and accessible name."""
+    table = kibitz.game(slug).table
+    shown = []
+    for place in table.places:
+        cards = view["piles"][place.pile]
+        first = len(cards) - 1 if place.fan.value == "none" and cards else 0
+        shown += [[place.pile, index, card_name(cards[index])] for index in range(first, len(cards))]
+    return shown
+
+
+def open_stage(page: Page, server: str, stage: Stage) -> dict[str, Any]:
+    """Open the page on a stage's game and read what it shows once its table is drawn."""
+    page.goto(f"{server}/?id={stage.game_id}")
+    expect(page.locator("#counts")).to_have_text(re.compile(rf"^{stage.moves} moves? "))
+    expect(page.locator("#table .slot").first).to_be_attached()
+    found: dict[str, Any] = page.evaluate(INSPECT)
+    return found
+
+
+# -- the tests -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{s['width']}x{s['height']}" for s in SIZES])
+@pytest.mark.parametrize("slug,ruleset", LINES, ids=[f"{s}-{r}" for s, r in LINES])
+def test_the_table_fits_and_every_index_shows(new_page: Any, server: str, stages: dict[tuple[str, str], list[Stage]],
+                                              screenshots: Path, slug: str, ruleset: str, size: ViewportSize) -> None:
+    page = new_page(size)
+    for stage in stages[slug, ruleset]:
+        found = open_stage(page, server, stage)
+        where = f"{slug} ({ruleset}) at {stage.name} (move {stage.moves}), {size['width']} x {size['height']}"
+        assert found["problems"] == [], where
+        assert found["shown"] == expected_cards(slug, stage.view), where
+        assert found["cardWidth"] >= 30, where   # every game stays readable at these sizes
+        if stage.name == SCREENSHOT_STAGE:
+            suffix = "" if ruleset == "standard" else f"-{ruleset}"
+            path = screenshots / f"{slug}{suffix}-{size['width']}x{size['height']}.png"
+            page.screenshot(path=str(path))
+            assert path.stat().st_size > 10_000
+
+
+def test_a_resize_or_a_rotation_lays_the_table_out_again(new_page: Any, server: str,
+                                                          stages: dict[tuple[str, str], list[Stage]]) -> None:
+    stage = stages["cicely", "standard"][1]
+    page = new_page({"width": 1280, "height": 800})
+    before = open_stage(page, server, stage)
+    assert before["problems"] == []
+    widths = [before["cardWidth"]]
+    for width, height in [(390, 844), (844, 390), (1920, 1080)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function("(width) => document.querySelector('#table .card').getBoundingClientRect().width !== width",
+                               arg=widths[-1])
+        after: dict[str, Any] = page.evaluate(INSPECT)
+        assert after["problems"] == [], f"{width} x {height}"
+        widths.append(after["cardWidth"])
+    assert widths[1] < widths[0] and widths[2] < widths[0] and widths[3] > widths[0]
+
+
+def test_the_four_colour_deck_is_remembered(new_page: Any, server: str,
+                                            stages: dict[tuple[str, str], list[Stage]]) -> None:
+    stage = stages["cicely", "standard"][0]
+    page = new_page({"width": 1280, "height": 800})
+    open_stage(page, server, stage)
+    colours = """() => Object.fromEntries([...document.querySelectorAll('#table .card[title] .index text')]
+      .map((t) => [t.closest('.card').title.split(' of ')[1], t.getAttribute('fill')]))"""
+    usual: dict[str, str] = page.evaluate(colours)
+    assert usual["clubs"] == usual["spades"] and usual["diamonds"] == usual["hearts"] != usual["clubs"]
+    page.locator("#fourcolours").check()
+    four: dict[str, str] = page.evaluate(colours)
+    assert len(set(four.values())) == 4 and four["spades"] == usual["spades"] and four["hearts"] == usual["hearts"]
+    open_stage(page, server, stage)   # a reload keeps the setting
+    expect(page.locator("#fourcolours")).to_be_checked()
+    assert page.evaluate(colours) == four
