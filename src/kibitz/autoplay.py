@@ -1,5 +1,5 @@
 """Automatic moves to the foundations, shared by the players: ``auto`` plays every card that
-can safely go there.
+can safely go there, and :func:`finishing_moves` the whole end of a game once it is certain.
 
 See :data:`SAFE_RULE` for what "safe" means; it is conservative, so that an
 automatic move can never spoil the game. Whether a game's foundations go up and down,
@@ -95,3 +95,28 @@ def autoplay(history: History) -> list[Move]:
         played.append(move)
     return played
 
+
+
+def finishing_moves(state: State) -> tuple[Move, ...] | None:
+    """The moves that finish the game when its end is certain, else ``None``.
+
+    The end is certain when the player sees every card (nothing face down, no squared pile
+    hiding cards, hence an empty stock) and playing only cards to the foundations, one at a
+    time from the other piles, in the order a simple greedy loop finds them, wins. It reads
+    the view first, so it never acts on a card the player cannot see; and as each move puts
+    one more card on the foundations, the loop makes at most as many moves as there are cards.
+    """
+    view = state.view()
+    if any(card is None for pile in view.piles for card in pile):
+        return None
+    game = state.game
+    moves: list[Move] = []
+    while not state.is_won():
+        move = next((m for m in state.legal_moves if not m.is_deal and m.size == 1
+                     and game.kinds[game.pile_index(m.target)] is PileKind.FOUNDATION
+                     and game.kinds[game.pile_index(m.source)] is not PileKind.FOUNDATION), None)
+        if move is None or len(moves) >= game.total_cards:
+            return None
+        moves.append(move)
+        state = game.apply_unchecked(state, move)
+    return tuple(moves)

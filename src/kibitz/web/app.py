@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kibitz.autoplay import SAFE_RULE, autoplay
+from kibitz.autoplay import SAFE_RULE, autoplay, finishing_moves
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError, UnknownGameError
 from kibitz.history import History, NothingToUndoError
 from kibitz.records import format_record, record_of
@@ -182,6 +182,20 @@ async def why(request: Request) -> Response:
     return JSONResponse({"reason": game.explain_card(state, pile, int(index))})
 
 
+async def finish(request: Request) -> Response:
+    """Play the rest of the game to the foundations, once its end is certain."""
+    _, game_id, play = await game_for(request, ())
+    moves = finishing_moves(play.history.state)
+    if moves is None:
+        raise ApiError(409, "the end is not certain yet")
+    before = play.history.move_count
+    for move in moves:
+        play.history.play(move)
+    if moves:
+        referee_of(request).changed(game_id, play, before)
+    return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in moves]})
+
+
 async def clock(request: Request) -> Response:
     """The player's clock of active play (sent when the page is hidden or left)."""
     _, game_id, play = await game_for(request, ())
@@ -285,6 +299,7 @@ ROUTES = [
     Route("/api/play/{id}/redo", step(History.redo), methods=["POST"]),
     Route("/api/play/{id}/restart", step(History.restart), methods=["POST"]),
     Route("/api/play/{id}/autoplay", auto, methods=["POST"]),
+    Route("/api/play/{id}/finish", finish, methods=["POST"]),
     Route("/api/play/{id}/clock", clock, methods=["POST"]),
     Route("/api/play/{id}/abandon", abandon, methods=["POST"]),
     Route("/api/play/{id}/hint", hint, methods=["POST"]),

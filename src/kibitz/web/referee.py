@@ -13,6 +13,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from kibitz.autoplay import finishing_moves
 from kibitz.cards import IDENTITY, RANKS, SUITS, format_card
 from kibitz.history import History
 from kibitz.registry import find, game as find_game
@@ -78,6 +79,7 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
         "moves": history.move_count, "can_undo": history.can_undo, "can_redo": history.can_redo,
         "status": status, "result": play.result,
         "elapsed": round(play.active, 1),
+        "can_finish": not won and finishing_moves(state) is not None,
     }
 
 
