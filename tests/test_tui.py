@@ -215,6 +215,20 @@ def test_auto_kingsdown_needs_every_lower_card_up() -> None:
     assert any(m.source == "t2" for m in history.state.legal_moves)
 
 
+def test_finish_plays_a_certain_end_and_waits_otherwise() -> None:
+    home = {f"f{k + 1}": up(suit, "K") for k, suit in enumerate(SUITS)}
+    home |= {f"f{k + 5}": down(suit, "A") for k, suit in enumerate(SUITS)}
+    home["f5"] = down("C", "3")
+    session, output = session_for(build("tournament", round=3, s="", t1="AC 2C", **home))
+    said = run_lines(session, output, "finish")
+    assert "finish played 2 moves." in said and "You won" in said
+    assert session.history.moves == (kibitz.Move.parse("t1>f5"), kibitz.Move.parse("t1>f5"))
+    assert "already won" in run_lines(session, output, "finish")
+    session, output = session_for(kibitz.game("grand-duchess").deal(1))
+    assert "the end is not certain yet" in run_lines(session, output, "finish")
+    assert session.history.move_count == 0
+
+
 def oracle_is_safe(before: State, after: State, card: int) -> bool:
     """An independent statement of the safety rule, checked on the position after the move."""
     game = before.game

@@ -23,7 +23,7 @@ from kibitz.printable import printable
 from kibitz.registry import find, games
 from kibitz.rules import GameInfo
 from kibitz.state import State
-from kibitz.autoplay import SAFE_RULE, autoplay, moving_card
+from kibitz.autoplay import SAFE_RULE, autoplay, finishing_moves, moving_card
 from kibitz.tui.drawing import LEGEND, describe_move, draw, plural
 
 LineReader = Callable[[str], str]
@@ -49,6 +49,8 @@ Type a move, or a command:
   deal, d         deal from the stock, or redeal when it is empty and redeals remain
   moves, m        list the legal moves
   auto, a         play the cards that can safely go to the foundations (help auto)
+  finish          play the end out to the foundations, once every card is
+                  seen and the foundations alone can take them all
   undo [N], u     take back the last move (or N moves)
   redo [N]        play undone moves again
   restart         back to the opening deal (redo replays the moves)
@@ -156,6 +158,7 @@ class PlaySession:
         self._commands: dict[str, Callable[[str], bool]] = {
             "moves": self.list_moves, "m": self.list_moves,
             "auto": self.auto, "a": self.auto,
+            "finish": self.finish,
             "undo": self.undo, "u": self.undo,
             "redo": self.redo,
             "restart": self.restart,
@@ -296,6 +299,19 @@ class PlaySession:
             return True
         self.say(f"auto played {plural(len(played), 'move')}: "
                  + ", ".join(str(move) for move in played))
+        self.show()
+        return True
+
+    def finish(self, argument: str) -> bool:
+        """Play the rest of the game to the foundations, when its end is certain."""
+        moves = finishing_moves(self.state)
+        if not moves:
+            self.say("finish: the end is not certain yet (a card is hidden, or the foundations alone "
+                     "cannot take every card now)." if moves is None else "finish: the game is already won.")
+            return True
+        for move in moves:
+            self.history.play(move)
+        self.say(f"finish played {plural(len(moves), 'move')}.")
         self.show()
         return True
 
