@@ -86,6 +86,10 @@ INSPECT = """() => {
 }"""
 
 
+# Two frames later: a layout the page asked for in the next frame (after a resize) is drawn.
+SETTLED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 @dataclass(frozen=True)
 class Stage:
     """A game played some way along a winning line, kept by the server under ``game_id``."""
@@ -222,6 +226,7 @@ def open_stage(page: Page, server: str, stage: Stage) -> dict[str, Any]:
     page.goto(f"{server}/?id={stage.game_id}")
     expect(page.locator("#counts")).to_have_text(re.compile(rf"^{stage.moves} moves? "))
     expect(page.locator("#table .slot").first).to_be_attached()
+    page.evaluate(SETTLED)
     found: dict[str, Any] = page.evaluate(INSPECT)
     return found
 
@@ -257,6 +262,7 @@ def test_a_resize_or_a_rotation_lays_the_table_out_again(new_page: Any, server: 
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function("(width) => document.querySelector('#table .card').getBoundingClientRect().width !== width",
                                arg=widths[-1])
+        page.evaluate(SETTLED)
         after: dict[str, Any] = page.evaluate(INSPECT)
         assert after["problems"] == [], f"{width} x {height}"
         widths.append(after["cardWidth"])

@@ -390,7 +390,8 @@ function bind() {
   document.addEventListener('keydown', onKey);
   // A resize or a rotation lays the table out again, and so does a change of the room left
   // for it (the lines above it wrapping).
-  new ResizeObserver(() => render()).observe($('felt'));
+  // (In the next frame: drawing within the observer's callback could resize what it observes.)
+  new ResizeObserver(() => requestAnimationFrame(() => render())).observe($('felt'));
   $('fourcolours').checked = localStorage.getItem('kibitz-four-colours') === 'on';
   useFourColours($('fourcolours').checked);
   $('fourcolours').onchange = () => {
