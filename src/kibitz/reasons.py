@@ -95,10 +95,6 @@ class Attempt:
         return f"The {card_text(self.card)}"
 
     @property
-    def target_kind(self) -> PileKind | None:
-        return None if self.target is None else self.game.kinds[self.target]
-
-    @property
     def source_kind(self) -> PileKind:
         return self.game.kinds[self.source]
 
