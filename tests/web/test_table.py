@@ -284,3 +284,40 @@ def test_the_four_colour_deck_is_remembered(new_page: Any, server: str,
     open_stage(page, server, stage)   # a reload keeps the setting
     expect(page.locator("#fourcolours")).to_be_checked()
     assert page.evaluate(colours) == four
+
+
+def test_fans_close_up_face_down_cards_first_and_never_past_the_index(new_page: Any, server: str) -> None:
+    """layout.js on made-up piles: usual steps while they fit; then face-down cards close up
+    first; then face-up ones, down to their index's strip and no closer; a pile longer than
+    that makes the whole table smaller instead, and still fits its window."""
+    page = new_page({"width": 1280, "height": 800})
+    page.goto(f"{server}/#rules")
+    found: dict[str, Any] = page.evaluate("""async () => {
+      const {fanSteps, layOut} = await import('/static/layout.js');
+      const {INDEX_STRIP} = await import('/static/cards.js');
+      const pile = [...Array(6).fill(null), ...Array(8).fill('QH')];
+      const steps = (room) => {
+        const s = fanSteps(pile, 'down', 100, room);
+        return {faceDown: s[0], faceUp: s[7]};
+      };
+      const games = await (await fetch('/api/games')).json();
+      const table = games.games.find((g) => g.slug === 'cicely').table;
+      const layout = (cards) => layOut(table, {t1: Array(cards).fill('5S')}, 1000, 700);
+      const ends = (result) => {
+        const cards = result.cards.filter((c) => c.pile === 't1');
+        return {cardWidth: result.cardWidth, step: cards[1].y - cards[0].y,
+                bottom: cards[cards.length - 1].y + result.cardHeight, height: result.height};
+      };
+      return {roomy: steps(1000), middle: steps(360), tight: steps(330), tighter: steps(200),
+              strip: INDEX_STRIP.down, short: ends(layout(5)), long: ends(layout(40))};
+    }""")
+    roomy, middle, tight, tighter = found["roomy"], found["middle"], found["tight"], found["tighter"]
+    strip = found["strip"] * 100
+    assert roomy["faceUp"] > roomy["faceDown"] > 0
+    assert middle["faceUp"] == roomy["faceUp"] and middle["faceDown"] < roomy["faceDown"]
+    assert tight["faceDown"] < middle["faceDown"] and strip < tight["faceUp"] < roomy["faceUp"]
+    assert tighter["faceDown"] == tight["faceDown"] and tighter["faceUp"] == pytest.approx(strip)
+    short, long = found["short"], found["long"]
+    assert long["cardWidth"] < short["cardWidth"]
+    assert long["step"] >= found["strip"] * long["cardWidth"] * 1.4 - 0.01
+    assert long["bottom"] <= long["height"] <= 700 + 1e-6
