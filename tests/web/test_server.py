@@ -173,7 +173,9 @@ def test_searches_run_outside_the_server_and_stop_when_unwanted(server: tuple[st
     after = session_cpu_seconds(session)
     server_used = after.get(pid, 0) - before.get(pid, 0)
     workers_used = sum(after[p] - before.get(p, 0) for p in after if p != pid)
-    assert workers_used > 1.0 and server_used < 0.5, (server_used, workers_used)
+    # The searching happens in other processes (in the server itself it would take it all);
+    # how much CPU they get depends on what else the machine runs, so only the share is checked.
+    assert workers_used > 0.3 and server_used < workers_used / 4, (server_used, workers_used)
 
     # The first game moves on: its search stops at once, with a 409.
     started = time.monotonic()
