@@ -2,13 +2,23 @@
 // shows the pages; layout.js and table.js draw the table, moves.js reads the legal moves.
 import {useFourColours} from './cards.js';
 import {layOut} from './layout.js';
-import {moveText, movesOf, parseMove} from './moves.js';
+import {legalMoves, moveText, movesOf, parseMove} from './moves.js';
 import {drawTable} from './table.js';
+import {ActiveClock, formatClock} from './clock.js';
+import {celebrate, glide, prefersReducedMotion, remember, skip} from './motion.js';
+import {askGiveUp, fillGamesInProgress, restoreSettings, setting, wouldGiveUp} from './session.js';
+import {describePlayed, pileWords} from './speech.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   games: [], info: null, play: null, selected: null, cursor: 0, hint: null,
-  geometry: {}, startedAt: 0, pending: false, drag: null, overlayShown: null,
+  geometry: {}, pending: false, drag: null,
+  clock: new ActiveClock(),   // seconds of active play (clock.js)
+  page: 'table',              // the page shown: table, help, stats, rules or continue
+  glide: null,                // for the next drawing: where the cards showed before, and where new ones come from
+  restoring: false,           // showing a game because the player went back or forward to it
+  handled: null,              // the address the pages were last shown for
+  finishRefused: null,        // the position (id:moves) where the server refused to finish
 };
 
 // -- talking to the referee -----------------------------------------------------------
@@ -29,12 +39,17 @@ function say(text, kind = '') {
   message.className = kind;
 }
 
+/** The clock field that every request about the game carries: seconds of active play. */
+function clockNow() { return Math.round(ui.clock.seconds() * 10) / 10; }
+
 async function act(path, body = {}) {
   if (!ui.play || ui.pending) return null;
   ui.pending = true;
   try {
-    const data = await api(`/api/play/${ui.play.id}/${path}`, {...body, expected_moves: ui.play.moves});
+    const before = ui.play;
+    const data = await api(`/api/play/${ui.play.id}/${path}`, {...body, expected_moves: ui.play.moves, clock: clockNow()});
     show(data);
+    announce(path, before, data);
     return data;
   } catch (error) {
     say(error.message, 'error');
@@ -51,7 +66,31 @@ async function reload() {
 function playMove(text) {
   ui.selected = null;
   say('');
-  return act('move', {move: text, auto: $('autoplay').checked});
+  return act('move', {move: text, auto: setting('autoplay')});
+}
+
+/** Tells the live region what a request did ("queen of hearts from tableau 3 to foundation 7"). */
+function announce(path, before, data) {
+  const words = {undo: 'move undone', redo: 'move played again', restart: 'back to the opening'};
+  let text = words[path];
+  if (data.played) text = describePlayed(before, data.played, path === 'move') || 'no move played';
+  if (!text) return;
+  text += `; ${data.moves} move${data.moves === 1 ? '' : 's'}`;
+  if (data.status === 'won') text += '; the game is won';
+  else if (data.status === 'over') text += '; no move is left';
+  $('announce').textContent = text;
+}
+
+/** Says in words why the card at ``index`` of ``pile`` cannot move (the server's reason). */
+async function explain(pile, index) {
+  const id = ui.play.id, moves = ui.play.moves;
+  try {
+    const query = new URLSearchParams({pile, index});
+    const data = await api(`/api/play/${id}/why?${query}`);
+    if (ui.play.id === id && ui.play.moves === moves) say(data.reason, 'error');
+  } catch (error) {
+    if (ui.play.id === id && ui.play.moves === moves) say(error.status === 404 ? 'that card cannot move now' : error.message, 'error');
+  }
 }
 
 // -- moves ------------------------------------------------------------------------------
@@ -86,10 +125,44 @@ function render() {
   if ($('play').hidden) return;
   const names = pileOrder();
   const layout = layOut(ui.info.table, ui.play.piles, felt.clientWidth, felt.clientHeight);
+  // The cards glide from where they showed before this drawing: after a change of the game
+  // (remembered by show()), or from mid-flight when the table is drawn again meanwhile.
+  const before = ui.glide ? ui.glide.before : table.getAnimations({subtree: true}).length ? remember(table) : null;
+  const from = ui.glide ? ui.glide.from : null;
+  ui.glide = null;
   ui.geometry = drawTable(table, layout, {
     info: ui.info, play: ui.play, selected: ui.selected, hint: ui.hint, cursor: names[ui.cursor % names.length],
     isMovable: (pile, index) => movesOf(ui.play, pile, index).length > 0,
   });
+  drawCursor(table, names[ui.cursor % names.length]);
+  if (before && isAnimated()) {
+    // Measured once the page's other changes of this moment are made (the move count's
+    // first): the movement never delays them, and still starts before the next paint.
+    queueMicrotask(() => {
+      const stock = table.querySelector('.slot[data-pile="s"]');
+      glide(table, before, from === 'stock' ? stock && stock.getBoundingClientRect() : from);
+    });
+  }
+}
+
+/** Whether cards move: the player's setting, unless the system asks for reduced motion. */
+function isAnimated() { return setting('animate') && !prefersReducedMotion(); }
+
+/**
+ * The keyboard cursor: a frame around the whole pile under it, above the cards (the slot's
+ * own mark lies under them) and unlike the hint's highlight; shown while the table has the
+ * keyboard's focus.
+ */
+function drawCursor(table, pile) {
+  const box = ui.geometry[pile];
+  if (!box) return;
+  const mark = document.createElement('div');
+  mark.className = 'cursor-mark';
+  mark.setAttribute('aria-hidden', 'true');
+  Object.assign(mark.style, {left: `${box.x}px`, top: `${box.y}px`, width: `${box.right - box.x}px`, height: `${box.bottom - box.y}px`});
+  table.append(mark);
+  const holding = ui.selected ? `, holding a card of ${pileWords(ui.selected.pile)}` : '';
+  table.setAttribute('aria-label', `card table; cursor on ${pileWords(pile)}${holding}`);
 }
 
 function updateInfo() {
@@ -107,9 +180,20 @@ function updateInfo() {
   $('undo').disabled = !p.can_undo; $('redo').disabled = !p.can_redo; $('restart').disabled = !p.can_undo;
 }
 
-function clock() {
-  const seconds = Math.floor(ui.play.elapsed + (Date.now() - ui.startedAt) / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+function clock() { return formatClock(ui.clock.seconds()); }
+
+/** The clock runs while the game is being played in sight: its table shown in a visible tab. */
+function updateClock() {
+  ui.clock.run(Boolean(ui.play) && ui.play.status === 'playing' && document.visibilityState === 'visible' &&
+    (ui.page === 'table' || ui.page === 'help'));
+}
+
+/** Sends ``seconds``, the clock of ``play``, to the server on its own (the page is hidden or left). */
+function reportClock(play = ui.play, seconds = clockNow()) {
+  if (!play || play.status !== 'playing') return;
+  // keepalive: the request outlives a page being closed (sendBeacon cannot send JSON).
+  fetch(`/api/play/${play.id}/clock`, {method: 'POST', keepalive: true, headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({clock: seconds})}).catch(() => {});
 }
 
 function shareLink() {
@@ -118,26 +202,67 @@ function shareLink() {
   return `${location.origin}/?${params}`;
 }
 
-function show(data) {
-  const changed = !ui.play || ui.play.id !== data.id || ui.play.moves !== data.moves || ui.play.round !== data.round;
+/**
+ * Shows game ``data`` (a view payload). Another game than the one shown is a new entry of the
+ * browser's history, unless the player went back or forward to it; ``dealt``: a new deal the
+ * player asked for, whose cards fly out of the stock.
+ */
+function show(data, dealt = false) {
+  const previous = ui.play;
+  const other = !previous || previous.id !== data.id;
+  const changed = other || previous.moves !== data.moves || previous.round !== data.round;
+  if (other && previous) reportClock(previous);
+  const table = $('table');
+  if (isAnimated() && ui.page === 'table' && (dealt || (!other && changed))) {
+    const stockBefore = !other && data.piles.s.length < previous.piles.s.length && table.querySelector('.slot[data-pile="s"]');
+    ui.glide = {before: other ? [] : remember(table), from: dealt ? 'stock' : stockBefore ? stockBefore.getBoundingClientRect() : null};
+  }
   ui.play = data;
   ui.info = ui.games.find((g) => g.slug === data.game);
-  ui.startedAt = Date.now();
+  ui.clock.set(data.elapsed);
   ui.hint = null;
   localStorage.setItem('kibitz-last', data.id);
   const url = new URL(location.href);
   url.search = new URLSearchParams({game: data.game, deal: data.deal, ruleset: data.ruleset, id: data.id});
-  history.replaceState(null, '', url);
-  render();
-  if (data.status !== 'playing' && ui.overlayShown !== `${data.id}:${data.moves}`) showOverlay();
-  else if (data.status === 'playing') $('overlay').hidden = true;
+  if (other && previous && !ui.restoring) {
+    url.hash = '';
+    history.pushState(null, '', url);
+  } else history.replaceState(history.state, '', url);
+  ui.handled = location.href;
+  if (other && previous) route();
+  else render();
+  updateClock();
+  $('finish').hidden = !(data.can_finish && data.status === 'playing');
+  // The finished panel belongs to the game that has just ended in front of the player: not
+  // to a finished game opened again, nor to any other page.
+  if (!other && previous.status === 'playing' && data.status !== 'playing') {
+    showOverlay();
+    if (data.status === 'won' && isAnimated()) celebrate();
+  } else if (other || data.status === 'playing') $('overlay').hidden = true;
+  if (other && data.status !== 'playing') {
+    say(data.status === 'won' ? `this game is won, in ${data.moves} moves (${clock()})` : 'this game is over: no move is left');
+  } else if (other && data.result) say('this game was given up: it counts as lost');
+  else if (other && previous) say(`${data.name}, deal #${data.deal}`);
   if (changed && $('winnable').checked) checkWinnable();
   else if (!$('winnable').checked) $('verdict').textContent = '';
+  if (data.can_finish && data.status === 'playing' && setting('autofinish') && ui.finishRefused !== positionKey()) {
+    setTimeout(finish, 0);
+  }
+}
+
+function positionKey() { return ui.play && `${ui.play.id}:${ui.play.moves}`; }
+
+/** Plays the certain ending: every card in sight and only moves to the foundations left. */
+async function finish() {
+  if (!ui.play || !ui.play.can_finish || ui.play.status !== 'playing') return;
+  if (ui.pending) { setTimeout(finish, 50); return; }
+  const key = positionKey();
+  // Refused (the server sees it otherwise): not asked again on its own for this position.
+  if (!await act('finish')) ui.finishRefused = key;
 }
 
 function showOverlay() {
   const p = ui.play;
-  ui.overlayShown = `${p.id}:${p.moves}`;
   $('overtitle').textContent = p.status === 'won' ? 'Won!' : 'No moves left';
   $('overtext').textContent = p.status === 'won'
     ? `${p.name} deal #${p.deal} won in ${p.moves} moves (${clock()}).`
@@ -151,7 +276,7 @@ async function checkWinnable() {
   verdict.textContent = 'thinking…'; verdict.className = '';
   const id = ui.play.id, moves = ui.play.moves;
   try {
-    const data = await api(`/api/play/${id}/winnable`, {seconds: 2, expected_moves: moves});
+    const data = await api(`/api/play/${id}/winnable`, {seconds: 2, expected_moves: moves, clock: clockNow()});
     if (!ui.play || ui.play.id !== id || ui.play.moves !== moves) return;
     verdict.textContent = data.winnable === true ? 'still winnable' : data.winnable === false ? 'cannot be won any more' : 'not sure';
     verdict.className = data.winnable === true ? 'yes' : data.winnable === false ? 'no' : '';
@@ -163,7 +288,7 @@ async function askHint() {
   say('looking for a winning line…', 'hint');
   const id = ui.play.id, moves = ui.play.moves;
   try {
-    const data = await api(`/api/play/${id}/hint`, {seconds: 3, expected_moves: moves});
+    const data = await api(`/api/play/${id}/hint`, {seconds: 3, expected_moves: moves, clock: clockNow()});
     if (ui.play.id !== id || ui.play.moves !== moves) return;
     ui.hint = data.hint ? parseMove(data.hint) : null;
     say(data.hint ? `hint: ${data.hint === 'deal' ? 'deal from the stock' : data.hint}` : 'no winning line found', 'hint');
@@ -190,11 +315,12 @@ function onPointerDown(event) {
   if (!element) return;
   const pile = element.dataset.pile;
   if (pile === 's') { if (!event.target.closest('.card') || true) { ui.drag = {click: 's'}; } return; }
+  const index = +element.dataset.index;
   if (!element.classList.contains('card') || !element.classList.contains('movable')) {
-    ui.drag = {target: pile, x: event.clientX, y: event.clientY};
+    // A target for the card picked up; with none picked up, a card that cannot move.
+    ui.drag = {target: pile, x: event.clientX, y: event.clientY, stuck: element.classList.contains('card') ? index : null};
     return;
   }
-  const index = +element.dataset.index;
   const single = movesOf(ui.play, pile, index).some((m) => m.pos === index) || pile[0] === 'r' && index < ui.play.piles[pile].length - 1;
   const elements = [...document.querySelectorAll(`.card[data-pile="${pile}"]`)]
     .filter((e) => single ? +e.dataset.index === index : +e.dataset.index >= index);
@@ -221,12 +347,15 @@ function onPointerUp(event) {
   ui.drag = null;
   if (!drag) return;
   if (drag.click === 's') { ui.selected = null; dealStock(); return; }
+  if (!ui.selected && drag.stuck !== undefined && drag.stuck !== null) { explain(drag.target, drag.stuck); return; }
+  const cannotMove = drag.elements && !movesOf(ui.play, drag.pile, drag.index).length;
   if (drag.elements && drag.moved) {
     const target = pileAt(event.clientX, event.clientY);
     if (target && target !== drag.pile) tryMove(drag.pile, drag.index, target);
-    else render();
+    else { render(); if (cannotMove) explain(drag.pile, drag.index); }
     return;
   }
+  if (cannotMove && !ui.selected) { ui.lastClick = null; explain(drag.pile, drag.index); return; }
   // A click; a second click on the same card soon after is a double click, which sends the
   // card to a foundation (detected here: each click redraws the table, so the browser's own
   // dblclick event does not reach the card).
@@ -253,7 +382,7 @@ function onPointerUp(event) {
 // -- keyboard play --------------------------------------------------------------------------
 
 function onKey(event) {
-  if (event.target.closest('input, select, textarea, dialog') || !ui.play || !$('stats').hidden || !$('rules').hidden) return;
+  if (event.target.closest('input, select, textarea, dialog') || !ui.play || ui.page !== 'table') return;
   const names = pileOrder();
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
@@ -274,7 +403,11 @@ function onKey(event) {
     else if (ui.selected) tryMove(ui.selected.pile, ui.selected.index, current);
     else {
       const pile = ui.play.piles[current];
-      if (pile.length && pile[pile.length - 1] !== null) { ui.selected = {pile: current, index: pile.length - 1, single: false}; render(); }
+      const top = pile.length - 1;
+      // A pile none of whose cards can move says why; else its top card is picked up (the
+      // arrows then take more of its run).
+      if (pile.length && !legalMoves(ui.play).some((m) => m.src === current)) explain(current, top);
+      else if (pile.length && pile[top] !== null) { ui.selected = {pile: current, index: top, single: false}; render(); }
     }
   } else if (key === 'Escape') { ui.selected = null; ui.hint = null; render(); }
   else if (key === 'f') {
@@ -285,23 +418,59 @@ function onKey(event) {
   else if (key === 'r') act('redo');
   else if (key === 'h') askHint();
   else if (key === 'a') act('autoplay');
-  else if (key === 'n') newGame(ui.play.game, ui.play.ruleset, null);
+  else if (key === 'n') replaceGame(ui.play.game, ui.play.ruleset, null);
   else if (key === 'm') { $('movebox').focus(); }
-  else if (key === '?') $('help').showModal();
+  else if (key === '?') goTo('help');
   else handled = false;
   if (handled) event.preventDefault();
 }
 
 // -- games, statistics and rules --------------------------------------------------------------
 
-async function newGame(slug, ruleset, deal) {
+async function newGame(slug, ruleset, deal, dealt = false) {
   try {
     const body = {ruleset};
     if (deal) body.deal = deal;
-    show(await api(`/api/games/${slug}/new`, body));
+    show(await api(`/api/games/${slug}/new`, body), dealt);
     say(`new game: ${ui.play.name}, deal #${ui.play.deal}`);
     $('overlay').hidden = true;
   } catch (error) { say(error.message, 'error'); }
+}
+
+/**
+ * A new deal the player asked for (New, Random, n, the finished panel): a started game that
+ * would count is given up only once the player says yes, and then counts as lost.
+ */
+async function replaceGame(slug, ruleset, deal) {
+  if (ui.pending) return;
+  const play = ui.play;
+  if (wouldGiveUp(play)) {
+    if (!await askGiveUp(play)) { say('the game goes on'); return; }
+    try {
+      await api(`/api/play/${play.id}/abandon`, {clock: clockNow()});
+    } catch (error) { say(error.message, 'error'); return; }
+  }
+  await newGame(slug, ruleset, deal, true);
+}
+
+/** Shows game ``id`` again (from the list of games in progress, or the browser's history). */
+async function openGame(id, restoring = false) {
+  try {
+    const data = await api(`/api/play/${encodeURIComponent(id)}`);
+    ui.restoring = restoring;
+    try { show(data); } finally { ui.restoring = false; }
+    $('game').value = data.game; $('ruleset').value = data.ruleset;
+    return true;
+  } catch (error) { say(error.message, 'error'); return false; }
+}
+
+async function showGamesInProgress() {
+  const data = await api('/api/play');
+  const names = Object.fromEntries(ui.games.map((g) => [g.slug, g.name]));
+  fillGamesInProgress($('continuetable'), data.games, names, ui.play ? ui.play.id : null, async (id) => {
+    if (ui.play && id === ui.play.id) goToGame();
+    else await openGame(id);
+  });
 }
 
 async function showStats() {
@@ -335,6 +504,27 @@ async function showStats() {
     'None yet.';
 }
 
+/** A page of the player, as a new entry of the browser's history: ``help``, ``stats``, ``rules/slug``, ``continue``. */
+function goTo(page) {
+  history.pushState({page}, '', `#${page}`);
+  navigate();
+}
+
+/** Back to the game's table, as a new entry of the browser's history. */
+function goToGame() {
+  history.pushState(null, '', location.pathname + location.search);
+  navigate();
+}
+
+/** Shows what the address says (after Back, Forward or a link): the game it names, and the page. */
+async function navigate() {
+  if (location.href === ui.handled) return;
+  ui.handled = location.href;
+  const id = new URLSearchParams(location.search).get('id');
+  if (id && ui.play && id !== ui.play.id && !await openGame(id, true)) return;
+  route();
+}
+
 async function showRules(slug) {
   $('rulesgame').value = slug;
   const data = await api(`/api/rules/${slug}`);
@@ -342,16 +532,34 @@ async function showRules(slug) {
   $('commontext').innerHTML = data.common;
 }
 
+const PAGES = ['stats', 'rules', 'continue'];
+
 function route() {
+  ui.handled = location.href;
   const hash = location.hash.slice(1);
-  const [page, arg] = hash.split('/');
-  $('play').hidden = page === 'stats' || page === 'rules';
+  const [name, arg] = hash.split('/');
+  const page = PAGES.includes(name) || name === 'help' ? name : 'table';
+  const left = ui.page !== page;
+  ui.page = page;
+  $('play').hidden = PAGES.includes(page);
   $('toolbar').hidden = $('info').hidden = $('play').hidden;
-  $('stats').hidden = page !== 'stats';
-  $('rules').hidden = page !== 'rules';
+  for (const section of PAGES) $(section).hidden = page !== section;
+  if ($('play').hidden) $('overlay').hidden = true;
   if (page === 'stats') showStats().catch((e) => say(e.message, 'error'));
   if (page === 'rules') showRules(arg || (ui.play ? ui.play.game : ui.games[0].slug)).catch((e) => say(e.message, 'error'));
+  if (page === 'continue') showGamesInProgress().catch((e) => say(e.message, 'error'));
+  if (page === 'help' && !$('help').open) $('help').showModal();
+  if (page !== 'help' && $('help').open) $('help').close();
+  if (left && $('play').hidden) window.scrollTo(0, 0);
+  updateClock();
   if ($('play').hidden === false) render();
+}
+
+/** The help dialog closed: its page is left (back, when it was opened as an entry of this visit). */
+function onHelpClosed() {
+  if (location.hash !== '#help') return;
+  if (history.state && history.state.page === 'help') history.back();
+  else { history.replaceState(null, '', location.pathname + location.search); route(); }
 }
 
 async function start() {
@@ -363,19 +571,25 @@ async function start() {
   }
   $('ruleset').innerHTML = data.rulesets.map((r) => `<option value="${r}">${r} rules</option>`).join('');
   const params = new URLSearchParams(location.search);
-  const id = params.get('id') || (params.get('game') ? null : localStorage.getItem('kibitz-last'));
-  let resumed = false;
+  const last = params.get('id') || params.get('game') ? null : localStorage.getItem('kibitz-last');
+  const id = params.get('id') || last;
+  let resumed = false, previous = null;
   if (id) {
     try {
       const play = await api(`/api/play/${encodeURIComponent(id)}`);
-      if (!params.get('game') || (play.game === params.get('game') && play.deal === params.get('deal'))) {
+      previous = play;
+      // The game this browser played last comes back only while it goes on; a finished
+      // one is followed by a new deal of the same game.
+      if ((!params.get('game') || (play.game === params.get('game') && play.deal === params.get('deal'))) &&
+          !(id === last && play.status !== 'playing')) {
         show(play); resumed = true;
       }
-    } catch (error) { /* a finished or unknown game: start a new one below */ }
+    } catch (error) { /* an unknown game: start a new one below */ }
   }
   if (!resumed) {
-    const slug = ui.games.some((g) => g.slug === params.get('game')) ? params.get('game') : ui.games[0].slug;
-    await newGame(slug, params.get('ruleset') || 'standard', params.get('deal'));
+    const wanted = params.get('game') || (previous && previous.game);
+    const slug = ui.games.some((g) => g.slug === wanted) ? wanted : ui.games[0].slug;
+    await newGame(slug, params.get('ruleset') || (previous && previous.ruleset) || 'standard', params.get('deal'));
   }
   if (ui.play) { $('game').value = ui.play.game; $('ruleset').value = ui.play.ruleset; }
   route();
@@ -399,23 +613,37 @@ function bind() {
     useFourColours($('fourcolours').checked);
     render();
   };
-  window.addEventListener('hashchange', route);
+  restoreSettings();
+  window.addEventListener('popstate', navigate);
+  window.addEventListener('hashchange', navigate);
+  // The next action skips the cards' movement still running.
+  document.addEventListener('pointerdown', () => skip(table), true);
+  document.addEventListener('keydown', () => skip(table), true);
+  // The clock stops while the page is hidden, and the server hears of it.
+  document.addEventListener('visibilitychange', () => {
+    updateClock();
+    if (document.visibilityState === 'hidden') reportClock();
+  });
+  window.addEventListener('pagehide', () => reportClock());
+  $('help').addEventListener('close', onHelpClosed);
+  $('finish').onclick = finish;
+  for (const link of document.querySelectorAll('.togame')) link.onclick = (event) => { event.preventDefault(); goToGame(); };
   $('undo').onclick = () => act('undo');
   $('redo').onclick = () => act('redo');
   $('restart').onclick = () => act('restart');
   $('hint').onclick = askHint;
   $('auto').onclick = async () => { const d = await act('autoplay'); if (d) say(d.played.length ? `auto-played ${d.played.join(' ')}` : 'no safe move to play'); };
   $('winnable').onchange = () => { if ($('winnable').checked && ui.play) checkWinnable(); else $('verdict').textContent = ''; };
-  $('helpbutton').onclick = () => $('help').showModal();
-  $('newgame').onsubmit = (event) => { event.preventDefault(); newGame($('game').value, $('ruleset').value, $('deal').value.trim() || null); };
-  $('random').onclick = () => newGame($('game').value, $('ruleset').value, null);
+  $('helpbutton').onclick = () => goTo('help');
+  $('newgame').onsubmit = (event) => { event.preventDefault(); replaceGame($('game').value, $('ruleset').value, $('deal').value.trim() || null); };
+  $('random').onclick = () => replaceGame($('game').value, $('ruleset').value, null);
   $('moveform').onsubmit = (event) => { event.preventDefault(); const text = $('movebox').value.trim(); if (text) playMove(text).then((d) => { if (d) $('movebox').value = ''; }); };
   $('share').onclick = (event) => { event.preventDefault(); navigator.clipboard?.writeText(shareLink()).then(() => say('link to this deal copied'), () => {}); };
-  $('rulesgame').onchange = () => { location.hash = `rules/${$('rulesgame').value}`; };
-  $('ruleslink').onclick = (event) => { event.preventDefault(); location.hash = `rules/${ui.play ? ui.play.game : ''}`; };
-  $('home').onclick = (event) => { event.preventDefault(); history.replaceState(null, '', location.pathname + location.search); route(); };
-  $('overnew').onclick = () => newGame(ui.play.game, ui.play.ruleset, null);
-  $('overagain').onclick = () => newGame(ui.play.game, ui.play.ruleset, ui.play.deal);
+  $('rulesgame').onchange = () => { history.replaceState(history.state, '', `#rules/${$('rulesgame').value}`); route(); };
+  $('ruleslink').onclick = (event) => { event.preventDefault(); goTo(`rules/${ui.play ? ui.play.game : ''}`); };
+  $('home').onclick = (event) => { event.preventDefault(); goToGame(); };
+  $('overnew').onclick = () => replaceGame(ui.play.game, ui.play.ruleset, null);
+  $('overagain').onclick = () => replaceGame(ui.play.game, ui.play.ruleset, ui.play.deal);
   $('overundo').onclick = () => { $('overlay').hidden = true; act('undo'); };
   $('overclose').onclick = () => { $('overlay').hidden = true; };
   setInterval(() => { if (ui.play && ui.play.status === 'playing' && !$('play').hidden) updateInfo(); }, 1000);

@@ -1,0 +1,100 @@
+// The player's session around the games: settings kept in the browser, the question before
+// a started game is given up, and the list of games in progress to go back to.
+
+const $ = (id) => document.getElementById(id);
+
+// -- settings ---------------------------------------------------------------------------------
+
+/** The checkboxes kept between visits (id -> checked when never set), each under its own key. */
+export const SETTINGS = {autoplay: false, winnable: false, autofinish: false, animate: true};
+
+const settingKey = (id) => `kibitz-setting-${id}`;
+
+/** Whether setting ``id`` is on (what the player chose last, else its default). */
+export function setting(id) { return $(id) ? $(id).checked : SETTINGS[id]; }
+
+/** Sets every setting's checkbox as the player left it, and keeps each change. */
+export function restoreSettings() {
+  for (const [id, fallback] of Object.entries(SETTINGS)) {
+    const box = $(id);
+    if (!box) continue;
+    let stored = null;
+    try { stored = localStorage.getItem(settingKey(id)); } catch { /* storage refused: defaults */ }
+    box.checked = stored === null ? fallback : stored === 'on';
+    box.addEventListener('change', () => {
+      try { localStorage.setItem(settingKey(id), box.checked ? 'on' : 'off'); } catch { /* not kept */ }
+    });
+  }
+}
+
+// -- giving a game up -----------------------------------------------------------------------
+
+/** Whether leaving ``play`` for a new deal gives up a game that would count (moves, no result). */
+export function wouldGiveUp(play) {
+  return Boolean(play) && play.status === 'playing' && play.moves > 0 && !play.result;
+}
+
+/**
+ * Asks the player (a dialog of the page, not the browser's) whether to give up ``play``, a
+ * started game, for a new deal; resolves true for yes. Esc or "Keep playing" say no.
+ */
+export function askGiveUp(play) {
+  const dialog = $('giveup');
+  $('giveuptext').textContent = `${play.name}, deal #${play.deal}: ${play.moves} move${play.moves === 1 ? '' : 's'} ` +
+    'played. Dealing anew gives this game up, and a game given up counts as lost in the statistics.';
+  dialog.returnValue = '';
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), {once: true});
+    dialog.showModal();
+  });
+}
+
+// -- games in progress ---------------------------------------------------------------------------
+
+/** How long ago ``seconds`` (Unix time) was, in words. */
+export function timeAgo(seconds, now = Date.now() / 1000) {
+  const gone = Math.max(0, now - seconds);
+  const units = [[86400, 'day'], [3600, 'hour'], [60, 'minute']];
+  for (const [size, name] of units) {
+    const count = Math.floor(gone / size);
+    if (count >= 1) return `${count} ${name}${count === 1 ? '' : 's'} ago`;
+  }
+  return 'just now';
+}
+
+/**
+ * Fills ``table`` with the games in progress (``/api/play``'s list): game, rules, deal, moves,
+ * when last played, and a button that resumes each (``resume(id)``). ``names``: slug -> name;
+ * ``current``: the id of the game on the table.
+ */
+export function fillGamesInProgress(table, games, names, current, resume) {
+  table.replaceChildren();
+  if (!games.length) {
+    const row = table.insertRow();
+    row.insertCell().textContent = 'No game in progress.';
+    return;
+  }
+  const head = table.createTHead().insertRow();
+  for (const title of ['game', 'rules', 'deal', 'moves', 'last played', '']) {
+    const cell = document.createElement('th');
+    cell.textContent = title;
+    head.append(cell);
+  }
+  const body = table.createTBody();
+  for (const game of games) {
+    const row = body.insertRow();
+    row.dataset.id = game.id;
+    const name = names[game.game] || game.game;
+    for (const text of [name, game.ruleset, `#${game.deal}`, String(game.moves)]) row.insertCell().textContent = text;
+    const when = row.insertCell();
+    when.textContent = timeAgo(game.updated);
+    when.title = new Date(game.updated * 1000).toLocaleString();
+    const button = document.createElement('button');
+    button.type = 'button';
+    const here = game.id === current;
+    button.textContent = here ? 'On the table' : 'Resume';
+    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${name} deal #${game.deal}`);
+    button.onclick = () => resume(game.id);
+    row.insertCell().append(button);
+  }
+}

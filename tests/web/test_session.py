@@ -1,0 +1,506 @@
+"""The browser player around the table: nothing loses a game, the pages are entries of the
+browser's history, the clock counts active play only, cards glide (unless reduced motion is
+asked for), settings are remembered, and axe-core finds no serious accessibility problem.
+
+Driven like the end-to-end tests: the real ``kibitz serve`` and Debian's Chromium through
+Playwright. Each test plays a game and ruleset of its own, so that the statistics it reads
+are its own.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+import kibitz
+from kibitz.autoplay import finishing_moves
+from kibitz.solver import Limits, Outcome, solve
+
+from .browser import CHROMIUM, CHROMIUM_ARGS, start_server, stop
+# test_e2e skips this module too when Playwright or Chromium is missing (outside CI).
+from .test_e2e import IN_CI, TIMEOUT_MS, VIEWPORT, click_card, open_game, state, wait_moves
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+
+# Hides or shows the page as the browser does when the tab is switched: the document says so
+# and fires visibilitychange.
+SET_HIDDEN = """(hidden) => {
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => hidden ? 'hidden' : 'visible'});
+  Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+# Each card's picture against its place: how far the one lies from the other (0 once it landed).
+CARD_OFFSETS = """() => [...document.querySelectorAll('#table .card')].map((card) => {
+  const place = card.getBoundingClientRect(), picture = card.querySelector('svg').getBoundingClientRect();
+  return Math.hypot(place.left - picture.left, place.top - picture.top);
+})"""
+# Plays a move (typed in notation) or clicks a button, and measures inside the page, a frame
+# after the table shows the change (the move count or the deal): how far each card's picture
+# lies from its place, and how many animations run. Measured in the page, since a test's
+# round trips take about as long as a card's movement.
+ACT_AND_MEASURE = """async ([kind, what]) => {
+  const seen = () => (/^\\d+ moves?/.exec(document.getElementById('counts').textContent) || [''])[0] +
+    document.getElementById('share').textContent;
+  const before = seen();
+  const changed = new Promise((resolve) => {
+    const observer = new MutationObserver(() => { if (seen() !== before) { observer.disconnect(); resolve(); } });
+    observer.observe(document.getElementById('info'), {subtree: true, childList: true, characterData: true});
+  });
+  if (kind === 'move') {
+    document.getElementById('movebox').value = what;
+    document.getElementById('moveform').requestSubmit();
+  } else document.getElementById(what).click();
+  await changed;
+  await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  return {offsets: (%s)(), animations: document.getAnimations().length};
+}""" % CARD_OFFSETS
+
+
+# -- the server and the browser -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
+    try:
+        yield url
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser context (its own storage); fails the test on any script error in its pages."""
+    errors: list[str] = []
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(TIMEOUT_MS)
+    expect.set_options(timeout=TIMEOUT_MS)
+    context.on("page", lambda tab: tab.on("pageerror", lambda error: errors.append(str(error))))
+    try:
+        yield context
+    finally:
+        context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+def type_move(page: Page, move: str) -> None:
+    """Play ``move`` by typing it in notation, and wait for the table to show it."""
+    played = re.match(r"\d+", page.locator("#counts").text_content() or "")
+    assert played, "the move count should show"
+    before = int(played[0])
+    page.locator("#movebox").fill(move)
+    page.locator("#movebox").press("Enter")
+    wait_moves(page, before + 1)
+
+
+def statistics_row(server: str, slug: str, ruleset: str) -> dict[str, Any] | None:
+    rows = httpx.get(f"{server}/api/stats").json()["stats"]
+    return next((row for row in rows if row["game"] == slug and row["ruleset"] == ruleset), None)
+
+
+def clock_text(page: Page) -> str:
+    """The clock the page shows (m:ss, the last part of the counts)."""
+    return (page.locator("#counts").text_content() or "").split(" · ")[-1]
+
+
+def game_id(page: Page) -> str:
+    found = re.search(r"[?&]id=([\w-]+)", page.url)
+    assert found, page.url
+    return found[1]
+
+
+@pytest.fixture(scope="module")
+def winning_line() -> list[str]:
+    """Tournament deal 1 (standard rules), won by the solver."""
+    result = solve(kibitz.game("tournament").deal(1), Limits(seconds=30))
+    assert result.outcome is Outcome.WON
+    return [str(move) for move in result.moves]
+
+
+def played_through_api(server: str, slug: str, deal: int, moves: list[str], ruleset: str = "standard") -> str:
+    """A new game of ``slug`` with ``moves`` played through the API; its id."""
+    with httpx.Client(base_url=server, timeout=30) as client:
+        view = client.post(f"/api/games/{slug}/new", json={"deal": deal, "ruleset": ruleset}).json()
+        for count, move in enumerate(moves):
+            response = client.post(f"/api/play/{view['id']}/move", json={"move": move, "expected_moves": count})
+            assert response.status_code == 200, response.text
+    game: str = view["id"]
+    return game
+
+
+# -- never losing a game ---------------------------------------------------------------------------
+
+def test_a_new_deal_mid_game_asks_first_and_giving_up_counts_as_lost(page: Page, server: str) -> None:
+    slug, ruleset = "napoleons-flank", "pysolfc"
+    open_game(page, server, slug, 3, ruleset)
+    first = game_id(page)
+    # No move yet: a new deal comes at once, and nothing counts.
+    page.locator("#random").click()
+    expect(page).not_to_have_url(re.compile(first))
+    expect(page.locator("#giveup")).not_to_be_visible()
+    started = game_id(page)
+    type_move(page, state(page)["legal"][0])
+
+    page.locator("#random").click()
+    expect(page.locator("#giveup")).to_be_visible()
+    expect(page.locator("#giveuptext")).to_contain_text("counts as lost")
+    page.locator("#giveup").get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#giveup")).not_to_be_visible()
+    assert game_id(page) == started and state(page)["moves"] == 1
+    assert statistics_row(server, slug, ruleset) is None
+
+    page.locator("#table").focus()
+    page.keyboard.press("n")
+    expect(page.locator("#giveup")).to_be_visible()
+    page.keyboard.press("Escape")   # Esc says no too
+    expect(page.locator("#giveup")).not_to_be_visible()
+    assert game_id(page) == started
+
+    page.locator("#table").focus()
+    page.keyboard.press("n")
+    page.locator("#giveup").get_by_role("button", name="Give up and deal anew").click()
+    expect(page).not_to_have_url(re.compile(started))
+    wait_moves(page, 0)
+    row = statistics_row(server, slug, ruleset)
+    assert row is not None and (row["played"], row["won"], row["abandoned"]) == (1, 0, 1)
+    assert httpx.get(f"{server}/api/play/{started}").json()["result"] == "lost"
+
+
+def test_the_continue_list_resumes_a_game_in_progress(page: Page, server: str) -> None:
+    open_game(page, server, "kingsdown-eights", 5)
+    left = game_id(page)
+    type_move(page, state(page)["legal"][0])
+    type_move(page, state(page)["legal"][0])
+    open_game(page, server, "duchess", 2)   # the first game stays in progress, counted nowhere
+    page.get_by_role("link", name="Continue").click()
+    expect(page.locator("#continue")).to_be_visible()
+    expect(page.locator("#play")).to_be_hidden()
+    row = page.locator(f'#continuetable tr[data-id="{left}"]')
+    expect(row.locator("td")).to_have_text(["Kingsdown Eights", "standard", "#5", "2", "just now", "Resume"])
+    expect(page.locator(f'#continuetable tr[data-id="{game_id(page)}"] button')).to_have_text("On the table")
+    row.get_by_role("button", name="Resume").click()
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#share")).to_have_text("deal #5")
+    wait_moves(page, 2)
+    assert game_id(page) == left
+
+
+def test_back_and_forward_go_between_games_and_pages(page: Page, server: str) -> None:
+    open_game(page, server, "parisienne", 11)
+    first = game_id(page)
+    page.locator("#deal").fill("12")
+    page.get_by_role("button", name="New", exact=True).click()
+    expect(page.locator("#share")).to_have_text("deal #12")
+    second = game_id(page)
+    page.get_by_role("link", name="Statistics").click()
+    expect(page.locator("#stats")).to_be_visible()
+
+    page.go_back()
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#stats")).to_be_hidden()
+    expect(page.locator("#share")).to_have_text("deal #12")
+    page.go_back()
+    expect(page.locator("#share")).to_have_text("deal #11")
+    assert game_id(page) == first
+    expect(page.locator("#table .card").first).to_be_visible()
+    page.go_forward()
+    expect(page.locator("#share")).to_have_text("deal #12")
+    assert game_id(page) == second
+    page.go_forward()
+    expect(page.locator("#stats")).to_be_visible()
+
+    # The rules page leads back to the game; help is an entry of its own, and closing it goes back.
+    page.get_by_role("link", name="Rules").click()
+    expect(page.locator("#rulestext")).to_contain_text("Parisienne")
+    page.locator("#rules").get_by_role("link", name="back to the game").click()
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#share")).to_have_text("deal #12")
+    page.locator("#helpbutton").click()
+    expect(page.locator("#help")).to_be_visible()
+    assert page.url.endswith("#help")
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_be_hidden()
+    expect(page).not_to_have_url(re.compile("#"))
+    page.go_forward()
+    expect(page.locator("#help")).to_be_visible()
+
+
+def test_help_opens_at_the_top(context: BrowserContext, server: str) -> None:
+    page = context.new_page()
+    page.set_viewport_size({"width": 390, "height": 600})   # the help is taller than the window
+    open_game(page, server, "cicely", 4)
+    page.locator("#table").focus()
+    page.keyboard.press("?")
+    help_dialog = page.locator("#help")
+    expect(help_dialog).to_be_visible()
+    assert help_dialog.evaluate("d => d.scrollHeight > d.clientHeight"), "the help should need scrolling here"
+    assert help_dialog.evaluate("d => d.scrollTop") == 0
+    expect(page.get_by_role("heading", name="How to play")).to_be_in_viewport()
+
+
+# -- the clock ---------------------------------------------------------------------------------
+
+def test_the_clock_stops_while_the_page_is_hidden(page: Page, server: str) -> None:
+    opened_at = time.monotonic()   # the page's clock starts once the game shows, a little later
+    open_game(page, server, "grand-duchess", 9, "pysolfc")
+    gid = game_id(page)
+    page.wait_for_timeout(1200)
+    page.evaluate(SET_HIDDEN, True)
+    hidden_at = time.monotonic()
+    # The page reports its clock as it hides: about the time it was shown.
+    handle = page.wait_for_function("async (id) => (await (await fetch(`/api/play/${id}`)).json()).elapsed || null", arg=gid)
+    reported = handle.json_value()
+    assert 1.0 <= reported <= hidden_at - opened_at + 0.2
+    page.wait_for_timeout(1100)   # the shown clock is redrawn every second
+    shown = clock_text(page)
+    page.wait_for_timeout(2500)
+    assert clock_text(page) == shown   # paused
+    assert state(page)["elapsed"] == reported
+
+    page.evaluate(SET_HIDDEN, False)
+    type_move(page, state(page)["legal"][0])
+    elapsed = state(page)["elapsed"]
+    assert reported <= elapsed < reported + 1.0   # the 2.5 s hidden are not counted
+
+    # A reload goes on from the server's count, not from the game's creation.
+    page.reload()
+    wait_moves(page, 1)
+    minutes, seconds = map(int, clock_text(page).split(":"))
+    assert int(elapsed) <= minutes * 60 + seconds <= int(elapsed) + 1
+
+
+# -- motion ------------------------------------------------------------------------------------------
+
+def act_and_measure(page: Page, kind: str, what: str) -> dict[str, Any]:
+    """See :data:`ACT_AND_MEASURE`: ``kind`` "move" (``what`` in notation) or "click" (a button's id)."""
+    found: dict[str, Any] = page.evaluate(ACT_AND_MEASURE, [kind, what])
+    return found
+
+
+def test_cards_glide_unless_reduced_motion_is_asked_for(browser: Browser, page: Page, server: str,
+                                                        winning_line: list[str]) -> None:
+    open_game(page, server, "cicely", 1)
+    dealt = act_and_measure(page, "click", "random")   # a new deal flies out of the stock
+    assert dealt["animations"] > 0 and max(dealt["offsets"]) > 1
+    open_game(page, server, "cicely", 1)
+    moved = act_and_measure(page, "move", "t2>t6")
+    assert moved["animations"] > 0 and max(moved["offsets"]) > 1, "the card played should still be on its way"
+    page.wait_for_function("() => document.getAnimations().length === 0")   # and then the cards lie in their places
+    assert max(page.evaluate(CARD_OFFSETS)) < 0.5
+
+    reduced = browser.new_context(viewport=VIEWPORT, reduced_motion="reduce")
+    try:
+        still = reduced.new_page()
+        open_game(still, server, "cicely", 1)
+        for kind, what in [("click", "random"), ("move", "t2>t6")]:
+            if kind == "move":
+                open_game(still, server, "cicely", 1)
+            found = act_and_measure(still, kind, what)
+            assert found["animations"] == 0 and max(found["offsets"]) < 0.5, what
+        gid = played_through_api(server, "tournament", 1, winning_line[:-1])   # and no celebration
+        still.goto(f"{server}/?id={gid}")
+        wait_moves(still, len(winning_line) - 1)
+        type_move(still, winning_line[-1])
+        expect(still.locator("#overtitle")).to_have_text("Won!")
+        expect(still.locator(".celebration")).to_have_count(0)
+    finally:
+        reduced.close()
+
+
+def test_animation_can_be_turned_off_and_settings_are_remembered(page: Page, server: str) -> None:
+    open_game(page, server, "tournament", 2)
+    for box in ("#autoplay", "#autofinish"):
+        expect(page.locator(box)).not_to_be_checked()
+        page.locator(box).check()
+    expect(page.locator("#animate")).to_be_checked()
+    page.locator("#animate").uncheck()
+    page.reload()
+    wait_moves(page, 0)
+    expect(page.locator("#autoplay")).to_be_checked()
+    expect(page.locator("#autofinish")).to_be_checked()
+    expect(page.locator("#animate")).not_to_be_checked()
+    page.locator("#autoplay").uncheck()
+    found = act_and_measure(page, "move", state(page)["legal"][0])
+    assert found["animations"] == 0 and max(found["offsets"]) < 0.5
+    page.reload()
+    wait_moves(page, 1)
+    expect(page.locator("#autoplay")).not_to_be_checked()
+    expect(page.locator("#animate")).not_to_be_checked()
+
+
+# -- a game's end ----------------------------------------------------------------------------------
+
+def test_the_finished_panel_belongs_to_its_game(page: Page, server: str, winning_line: list[str]) -> None:
+    gid = played_through_api(server, "tournament", 1, winning_line[:-1])
+    page.goto(f"{server}/?id={gid}")
+    wait_moves(page, len(winning_line) - 1)
+    expect(page.locator("#overlay")).to_be_hidden()
+    type_move(page, winning_line[-1])
+    expect(page.locator("#overlay")).to_be_visible()
+    expect(page.locator("#overtitle")).to_have_text("Won!")
+    expect(page.locator("#announce")).to_contain_text("the game is won")
+    celebration = page.locator(".celebration")
+    expect(celebration).to_be_attached()   # about two seconds of falling suits, unless a key or click ends them
+    page.keyboard.press("Shift")
+    expect(celebration).to_have_count(0, timeout=500)
+
+    for address in ("/#stats", "/#rules", "/#continue"):   # a later visit of another page: no panel
+        page.goto(server + address)
+        expect(page.locator("#play")).to_be_hidden()
+        expect(page.locator("#overlay")).to_be_hidden()
+    page.goto(f"{server}/?id={gid}")   # the won game itself, opened again: its table, and a word
+    wait_moves(page, len(winning_line))
+    expect(page.locator("#message")).to_contain_text("this game is won")
+    expect(page.locator("#overlay")).to_be_hidden()
+    page.goto(server)   # the game played last is over: a new deal of the same game
+    wait_moves(page, 0)
+    expect(page.locator("#title")).to_have_text("Tournament")
+    assert game_id(page) != gid
+
+
+def test_finish_plays_the_certain_end_by_a_click_or_on_its_own(page: Page, server: str,
+                                                               winning_line: list[str]) -> None:
+    state_at = kibitz.game("tournament").deal(1)
+    certain = 0
+    while finishing_moves(state_at) is None:
+        state_at = state_at.apply(winning_line[certain])
+        certain += 1
+    assert 0 < certain < len(winning_line) - 1
+    gid = played_through_api(server, "tournament", 1, winning_line[:certain - 1])
+    page.goto(f"{server}/?id={gid}")
+    wait_moves(page, certain - 1)
+    expect(page.locator("#finish")).to_be_hidden()
+    type_move(page, winning_line[certain - 1])
+    expect(page.locator("#finish")).to_be_visible()
+    page.locator("#finish").click()
+    expect(page.locator("#overtitle")).to_have_text("Won!")
+    assert state(page)["status"] == "won"
+    expect(page.locator("#finish")).to_be_hidden()
+
+    gid = played_through_api(server, "tournament", 1, winning_line[:certain - 1])
+    page.goto(f"{server}/?id={gid}")
+    wait_moves(page, certain - 1)
+    page.locator("#autofinish").check()
+    page.locator("#movebox").fill(winning_line[certain - 1])
+    page.locator("#movebox").press("Enter")   # the move, and then the rest on its own
+    expect(page.locator("#overtitle")).to_have_text("Won!")
+    wait_moves(page, certain + len(finishing_moves(state_at) or ()))
+    assert state(page)["status"] == "won"
+    expect(page.locator("#announce")).to_contain_text("played to the foundations")
+
+
+# -- words and keys ----------------------------------------------------------------------------------
+
+def test_a_card_that_cannot_move_says_why(page: Page, server: str) -> None:
+    open_game(page, server, "grand-duchess", 5)
+    view = state(page)
+    stuck = next((pile, len(cards) - 1) for pile, cards in view["piles"].items()
+                 if pile[0] in "tr" and cards and cards[-1] is not None
+                 and not any(re.match(rf"{pile}[>#]", move) for move in view["legal"]))
+    reason = httpx.get(f"{server}/api/play/{view['id']}/why", params={"pile": stuck[0], "index": stuck[1]}).json()["reason"]
+    assert reason
+    click_card(page, *stuck)
+    expect(page.locator("#message.error")).to_have_text(reason)
+    expect(page.locator("#table .card.selected")).to_have_count(0)
+    assert state(page)["moves"] == 0
+
+
+def test_keyboard_cursor_shows_above_the_cards_and_moves_are_announced(page: Page, server: str) -> None:
+    open_game(page, server, "kingsdown-eights", 1)
+    page.locator("#table").focus()
+    page.keyboard.press("ArrowRight")
+    cursor = page.locator("#table .cursor-mark")
+    expect(cursor).to_be_visible()
+    pile = page.locator("#table .slot.cursor").get_attribute("data-pile")
+    slot = page.locator(f'#table .slot[data-pile="{pile}"]').bounding_box()
+    mark = cursor.bounding_box()
+    assert slot and mark and mark["x"] <= slot["x"] + 1 and mark["y"] <= slot["y"] + 1
+    # Above every card, and not in the hint's colour.
+    above = cursor.evaluate("""(mark) => {
+      const z = (e) => +getComputedStyle(e).zIndex || 0;
+      return [...document.querySelectorAll('#table .card')].every((card) => z(card) < z(mark));
+    }""")
+    assert above
+    hint_colour = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--accent').trim()")
+    assert cursor.evaluate("m => getComputedStyle(m).outlineColor") not in (hint_colour, "rgb(255, 213, 79)")
+
+    assert ("r8", "t1") in [tuple(m.split(">")) for m in state(page)["legal"] if re.fullmatch(r"\w+>\w+", m)]
+    name = page.locator('#table .card[data-pile="r8"]').last.get_attribute("title")
+    page.locator("#movebox").fill("r8>t1")
+    page.locator("#movebox").press("Enter")
+    wait_moves(page, 1)
+    expect(page.locator("#announce")).to_have_text(f"{name} from reserve 8 to tableau 1; 1 move")
+    expect(page.locator("#announce")).to_have_attribute("aria-live", "polite")
+    # A refusal is shown and spoken as the server words it.
+    refused = next(f"{pile}>f1" for pile in ("t1", "t2", "t3", "t4") if f"{pile}>f1" not in state(page)["legal"])
+    page.locator("#movebox").fill(refused)
+    page.locator("#movebox").press("Enter")
+    expect(page.locator("#message.error")).not_to_have_text("")
+    expect(page.locator("#message")).to_have_attribute("aria-live", "polite")
+    assert state(page)["moves"] == 1
+
+
+# -- accessibility --------------------------------------------------------------------------------
+
+def test_axe_finds_no_serious_problem_on_any_page(page: Page, server: str) -> None:
+    if not IN_CI:
+        pytest.importorskip("axe_playwright_python", reason="the accessibility check needs axe-playwright-python")
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    open_game(page, server, "duchess", 6)
+    type_move(page, state(page)["legal"][0])
+    problems: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        violations = axe.run(page).response["violations"]
+        found = [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+                 for v in violations if v["impact"] in ("serious", "critical")]
+        if found:
+            problems[name] = found
+
+    check("table")
+    page.locator("#movebox").fill(next(f"t1>{pile}" for pile in ("f1", "f2", "t2") if f"t1>{pile}" not in state(page)["legal"]))
+    page.locator("#movebox").press("Enter")
+    expect(page.locator("#message.error")).not_to_have_text("")
+    check("table with a refusal")
+    page.get_by_role("link", name="Rules").click()
+    expect(page.locator("#rulestext")).to_contain_text("Duchess")
+    check("rules")
+    page.get_by_role("link", name="Statistics").click()
+    expect(page.locator("#statstable")).not_to_be_empty()
+    check("statistics")
+    page.get_by_role("link", name="Continue").click()
+    expect(page.locator("#continuetable tr").first).to_be_attached()
+    check("continue")
+    page.locator("#helpbutton").click()
+    expect(page.locator("#help")).to_be_visible()
+    check("help")
+    page.keyboard.press("Escape")
+    page.locator("#random").click()
+    expect(page.locator("#giveup")).to_be_visible()
+    check("the question before giving up")
+    assert problems == {}
