@@ -216,7 +216,12 @@ def vanish(url: str, seed: int) -> None:
             connection.close()
     for connection in stalled:
         connection.settimeout(30)
-        answer = connection.recv(4096)
+        answer = b""
+        while b"\r\n\r\n" not in answer:   # the head of the answer, however it is split
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
         connection.close()
         head = answer.partition(b"\r\n\r\n")[0].lower()
         assert head.startswith(b"http/1.1 "), answer[:200]
