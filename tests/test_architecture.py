@@ -9,7 +9,7 @@ import sys
 CORE = ["kibitz", "kibitz.cards", "kibitz.deals", "kibitz.piles", "kibitz.state", "kibitz.moves",
         "kibitz.rules", "kibitz.notation", "kibitz.view", "kibitz.history", "kibitz.records",
         "kibitz.registry", "kibitz.errors", "kibitz.autoplay", "kibitz.reasons", "kibitz.table"]
-CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "sqlite3", "ray")
+CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "kibitz.agents", "sqlite3", "ray")
 
 
 def test_core_imports_no_client() -> None:

@@ -1,5 +1,5 @@
 """The ``kibitz`` command: list the games, draw a deal, play in the terminal, replay a record,
-solve deals and run winnability studies.
+solve deals, run winnability studies and ask an agent for a hint.
 
 ``main(argv)`` returns the exit status: 0 on success, 2 for a usage error or bad
 input (unknown game or ruleset, bad deal number, corrupt record), with one line
@@ -17,6 +17,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from kibitz import __version__, records
+from kibitz.agents.commands import add_commands as add_agent_commands
 from kibitz.autoplay import SAFE_RULE
 from kibitz.deals import MAX_DEAL_NUMBER, parse_deal_number, random_deal_number
 from kibitz.errors import KibitzError, UnknownGameError
@@ -51,6 +52,7 @@ examples:
   kibitz play duchess --deal 12345
   kibitz replay mygame.kibitz --show
   kibitz solve duchess 1
+  kibitz hint duchess 1 --moves "r2>f1"
   kibitz study duchess --deals 1-1000 && kibitz report"""
 
 GAMES_EPILOG = """\
@@ -153,6 +155,7 @@ def build_parser() -> ArgumentParser:
     _add_no_color(replay_parser)
     replay_parser.set_defaults(run=run_replay)
     add_solver_commands(commands, formatter, _add_ruleset)
+    add_agent_commands(commands, formatter)
     add_web_commands(commands, formatter)
     return parser
 
@@ -316,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_USAGE)
     if args.command is None:
-        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study, report or serve (see 'kibitz --help')\n")
+        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study, report, hint or serve (see 'kibitz --help')\n")
         return EXIT_USAGE
     run: Callable[[argparse.Namespace], int] = args.run
     try:

@@ -1,0 +1,61 @@
+"""Agents that see only what a player sees, and the chance to win from here.
+
+An agent is given an :class:`Observation` (made from a state by :func:`observe`, the
+referee's side) and a :class:`random.Random`, and returns a legal move; the same
+observation and seed give the same move. The agents, by name (:data:`AGENTS`):
+
+- ``random``: uniform among the legal moves;
+- ``greedy``: safe moves first, then a one-move evaluation (:mod:`kibitz.agents.greedy`);
+- ``strong``: searches deals sampled to fit the observation (:mod:`kibitz.agents.strong`).
+
+:func:`chance` estimates the chance to win from here from the same samples. The agents are
+imported when first asked for, so that importing this package does not load the solver.
+
+>>> import random, kibitz
+>>> from kibitz.agents import agent, observe
+>>> state = kibitz.game("duchess").deal(1)
+>>> move = agent("greedy").choose(observe(state), random.Random(0))
+>>> move in state.legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from kibitz.agents.base import Agent, Chance, Decision, NoMoveError
+from kibitz.agents.observation import Observation, observe
+from kibitz.agents.setting import HINT, SETTINGS, STUDY, Setting
+from kibitz.errors import KibitzError
+
+AGENTS = ("random", "greedy", "strong")
+"""Every agent by name; only ``strong`` uses the :class:`Setting` it is made with."""
+
+
+class UnknownAgentError(KibitzError):
+    """No agent has that name."""
+
+
+def agent(name: str, setting: Setting = HINT) -> Agent:
+    """The agent named ``name`` (one of :data:`AGENTS`)."""
+    if name == "random":
+        from kibitz.agents.uniform import RandomAgent
+        return RandomAgent()
+    if name == "greedy":
+        from kibitz.agents.greedy import GreedyAgent
+        return GreedyAgent()
+    if name == "strong":
+        from kibitz.agents.strong import StrongAgent
+        return StrongAgent(setting)
+    raise UnknownAgentError(f"unknown agent {name!r}; the agents are: {', '.join(AGENTS)}")
+
+
+def chance(observation: Observation, rng: random.Random, setting: Setting = HINT) -> Chance:
+    """The chance to win from here, from ``setting.samples`` deals that fit ``observation``
+    (see :class:`Chance` for what it means)."""
+    from kibitz.agents.strong import chance as estimate
+    return estimate(observation, rng, setting)
+
+
+__all__ = ["AGENTS", "Agent", "Chance", "Decision", "HINT", "NoMoveError", "Observation", "SETTINGS",
+           "STUDY", "Setting", "UnknownAgentError", "agent", "chance", "observe"]
