@@ -9,7 +9,8 @@ import sys
 CORE = ["kibitz", "kibitz.cards", "kibitz.deals", "kibitz.piles", "kibitz.state", "kibitz.moves",
         "kibitz.rules", "kibitz.notation", "kibitz.view", "kibitz.history", "kibitz.records",
         "kibitz.registry", "kibitz.errors", "kibitz.autoplay", "kibitz.reasons", "kibitz.table"]
-CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "kibitz.agents", "sqlite3", "ray")
+CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "kibitz.agents", "kibitz.gym",
+           "gymnasium", "numpy", "sqlite3", "ray")
 
 
 def test_core_imports_no_client() -> None:
@@ -40,3 +41,14 @@ def test_web_player_does_not_import_the_terminal_player() -> None:
                             check=True).stdout.split()
     assert "kibitz.web.app" in loaded
     assert not [m for m in loaded if m.startswith(("kibitz.cli", "kibitz.tui"))]
+
+
+def test_the_environments_import_no_solver_and_no_user_interface() -> None:
+    program = ("import sys, gymnasium, kibitz.gym\n"
+               "env = gymnasium.make('kibitz/GrandDuchess-v0'); env.reset(seed=1); env.step(0)\n"
+               "print('\\n'.join(sorted(sys.modules)))")
+    loaded = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert "kibitz.gym.env" in loaded
+    assert not [m for m in loaded if m.startswith(("kibitz.solver", "kibitz.study", "kibitz.web", "kibitz.cli",
+                                                   "kibitz.tui"))]
