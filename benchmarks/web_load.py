@@ -6,9 +6,9 @@ random legal move, or one move undone in five (so that games stay mid-way and th
 of requests stays the same all along). Measured twice, side by side in one run:
 
 * idle: only the clients' moves;
-* searching: the same, while two long searches ("still winnable?" at the 10-second
-  limit, on deals the solver does not decide in that time) run on two other games, a
-  new one started whenever one ends.
+* searching: the same, while two long searches (the analysis mode's "still winnable?",
+  the solver at the 10-second limit, on deals it does not decide in that time) run on
+  two other games, a new one started whenever one ends.
 
 Prints p50 and p99 latency per move and requests per second of each phase, and the
 ratio of the two. Target: with the searches, p50 and p99 within 2x of idle.
@@ -94,7 +94,7 @@ class Load:
                 deal = deals.pop(0)
                 deals.append(deal)
                 game = (await http.post("/api/games/kingsdown-eights/new", json={"deal": deal})).json()
-                await http.post(f"/api/play/{game['id']}/winnable", json={"seconds": SEARCH_SECONDS})
+                await http.post(f"/api/play/{game['id']}/winnable", json={"seconds": SEARCH_SECONDS, "peek": True})
                 self.searches_done += 1
 
 

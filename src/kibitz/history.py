@@ -91,6 +91,11 @@ class History:
         return tuple(self._moves[:self._cursor])
 
     @property
+    def states(self) -> tuple[State, ...]:
+        """The states from the start to the current one (``moves`` leads from each to the next)."""
+        return tuple(self._states[:self._cursor + 1])
+
+    @property
     def move_count(self) -> int:
         """How many moves lead from the start to the current state (``len(moves)``, in constant time)."""
         return self._cursor

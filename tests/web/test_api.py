@@ -57,7 +57,8 @@ def test_new_game_and_show(client: TestClient) -> None:
     again = client.get(f"/api/play/{data['id']}").json()
     assert again["piles"] == data["piles"] and again["legal"] == data["legal"]
     random_deal = new(client, "cicely", None)
-    assert int(random_deal["deal"]) >= 1
+    assert random_deal["deal"] is None and random_deal["random_deal"] is True   # withheld until the end
+    assert data["random_deal"] is False
     assert new(client, "duchess", "99999999999999999999")["deal"] == "99999999999999999999"
 
 
@@ -89,10 +90,13 @@ def test_autoplay_hint_winnable_stats_and_rules(client: TestClient) -> None:
     auto = client.post(f"/api/play/{gid}/autoplay").json()
     assert auto["played"] == []   # Duchess: nothing is safe before the base rank
     hint = client.post(f"/api/play/{gid}/hint", json={"seconds": 2}).json()
-    assert hint["moves"] == 0
-    assert hint["hint"] is None or hint["hint"] in game["legal"]
+    assert hint["moves"] == 0 and hint["peek"] is False and hint["assisted"] is False
+    assert hint["hint"] in game["legal"] and hint["samples"] > 0
+    assert client.post(f"/api/play/{gid}/hint").json()["hint"] == hint["hint"]   # asking again: the same
     verdict = client.post(f"/api/play/{gid}/winnable", json={"seconds": 0.2}).json()
-    assert verdict["winnable"] in (True, False, None)
+    chance = verdict["chance"]
+    assert 1 <= chance["samples"] <= 40 and chance["won"] + chance["lost"] + chance["unknown"] == chance["samples"]
+    assert verdict["seed"] == hint["seed"] and "winnable" not in verdict
     assert client.get("/api/stats").json() == {"stats": [], "recent": []}
     assert [g["id"] for g in client.get("/api/play").json()["games"]] == [gid]
     rules = client.get("/api/rules/tournament").json()

@@ -37,7 +37,8 @@ def check_secrecy(client: TestClient, data: dict[str, Any]) -> None:
             else:
                 assert shown[k] == format_card(card & IDENTITY)
     allowed = {"id", "game", "name", "ruleset", "deal", "round", "redeals_left", "base", "piles", "legal",
-               "moves", "can_undo", "can_redo", "status", "result", "elapsed", "played", "can_finish"}
+               "moves", "can_undo", "can_redo", "status", "result", "elapsed", "played", "can_finish",
+               "random_deal", "assisted"}
     assert set(data) <= allowed
     if data["can_finish"]:  # only when the player sees every card: it tells nothing of a hidden one
         assert all(card is not None for pile in data["piles"].values() for card in pile)

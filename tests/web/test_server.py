@@ -173,9 +173,9 @@ def test_searches_run_outside_the_server_and_stop_when_unwanted(server: tuple[st
     games = [httpx.post(f"{url}/api/games/kingsdown-eights/new", json={"deal": deal}).json() for _ in range(2)]
     answers: dict[str, httpx.Response] = {}
 
-    def search(game_id: str) -> None:
+    def search(game_id: str) -> None:   # the analysis mode's solver: it searches for its whole time
         answers[game_id] = httpx.post(f"{url}/api/play/{game_id}/winnable",
-                                      json={"seconds": LONG_SEARCH_SECONDS}, timeout=60)
+                                      json={"seconds": LONG_SEARCH_SECONDS, "peek": True}, timeout=60)
 
     threads = [threading.Thread(target=search, args=(g["id"],)) for g in games]
     for thread in threads:
@@ -203,9 +203,10 @@ def test_searches_run_outside_the_server_and_stop_when_unwanted(server: tuple[st
     assert httpx.post(f"{url}/api/play/{games[1]['id']}/undo").status_code == 200
 
     # A client that leaves mid-search: its search stops, and no process of the server keeps working.
+    body = f'{{"seconds": {LONG_SEARCH_SECONDS}, "peek": true}}'
     connection = raw_request(url, (f"POST /api/play/{games[1]['id']}/winnable HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                   f"Content-Type: application/json\r\nContent-Length: 15\r\n\r\n"
-                                   f'{{"seconds": {LONG_SEARCH_SECONDS}}}').encode())
+                                   f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                                   f"{body}").encode())
     time.sleep(1.0)
     connection.close()
     time.sleep(0.5)

@@ -30,11 +30,12 @@ from kibitz.records import format_record, record_of
 from kibitz.registry import find, games
 from kibitz.rules import RULESETS
 from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
-from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, clock_field, deal_field, int_field,
-                               read_json, ruleset_field, seconds_field)
+from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, bool_field, clock_field, deal_field,
+                               int_field, read_json, ruleset_field, seconds_field)
 from kibitz.web.markdown import to_html
-from kibitz.web.referee import Referee, game_info, view_payload
-from kibitz.web.searches import Question, SearchPool, SearchStopped
+from kibitz.web.referee import Referee, game_info, search_seed, view_payload
+from kibitz.web.searches import (AnalysisKind, AnalysisQuestion, Answer, FairKind, FairQuestion, SearchPool,
+                                 SearchStopped)
 from kibitz.web.store import DEFAULT_KEEP_FINISHED_DAYS, Play, Store, statistics
 
 LOCAL_HOSTS = HostPolicy.of(LOCAL_NAMES + ("testserver",))
@@ -43,6 +44,10 @@ STATIC = resources.files("kibitz.web") / "static"
 RULES = resources.files("kibitz.games") / "rules"
 STEP_FIELDS = ("expected_moves", "clock")
 """The fields every request that acts on a game may carry."""
+ANALYSIS = "solver: sees every card"
+"""How every answer of the analysis mode is labelled."""
+FAIR = "strong player: sees only what you see"
+"""How every fair answer (hint, chance to win) is labelled."""
 
 
 def referee_of(request: Request) -> Referee:
@@ -94,9 +99,9 @@ async def rules(request: Request) -> Response:
 
 async def stats(request: Request) -> Response:
     results = referee_of(request).store.results()
-    recent = [{"game": r.slug, "ruleset": r.ruleset, "deal": r.deal, "result": r.result,
-               "abandoned": r.abandoned, "seconds": round(r.seconds, 1), "moves": r.moves,
-               "finished": r.finished} for r in results[-100:]]
+    recent = [{"game": r.slug, "ruleset": r.ruleset, "deal": r.deal, "random_deal": not r.chosen,
+               "result": r.result, "abandoned": r.abandoned, "assisted": r.assisted,
+               "seconds": round(r.seconds, 1), "moves": r.moves, "finished": r.finished} for r in results[-100:]]
     return JSONResponse({"stats": statistics(results), "recent": recent})
 
 
@@ -105,7 +110,9 @@ async def stats(request: Request) -> Response:
 async def new_game(request: Request) -> Response:
     data = await read_json(request, ("ruleset", "deal"))
     slug = slug_of(request)
-    game_id, play = referee_of(request).new(slug, ruleset_field(data.get("ruleset")), deal_field(data.get("deal")))
+    chosen = data.get("deal") is not None
+    game_id, play = referee_of(request).new(slug, ruleset_field(data.get("ruleset")), deal_field(data.get("deal")),
+                                            chosen)
     return JSONResponse(view_payload(game_id, play), status_code=201)
 
 
@@ -211,7 +218,11 @@ async def abandon(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    history = referee_of(request).get(request.path_params["id"]).history
+    """The game's record (its deal number and moves): refused for a random deal until it ends."""
+    play = referee_of(request).get(request.path_params["id"])
+    if not play.is_deal_shown:
+        raise ApiError(403, "the record of a random deal holds its number, which is shown when the game ends")
+    history = play.history
     name = f"kibitz-{history.game.slug}-{history.deal_number}.kibitz"
     return PlainTextResponse(format_record(record_of(history)),
                              headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -219,33 +230,69 @@ async def record(request: Request) -> Response:
 
 # -- searches ----------------------------------------------------------------------------
 
-async def ask(request: Request, question: Question) -> tuple[int, object]:
-    """Ask the search pool ``question`` about the game's current state, within the time the
-    request allows; stopped (409) when the client leaves or the game moves on. Returns the
-    move count it answered for, and the answer."""
-    data, game_id, play = await game_for(request, ("seconds",))
+async def ask(request: Request, fair: FairKind, analysis: AnalysisKind) -> tuple[dict[str, Any], Answer]:
+    """Ask the search pool about the game's current position: the fair question ``fair``
+    (from the player's observation), or with ``"peek": true`` the solver's ``analysis``
+    (from the true state; the game is then marked assisted). Stopped (409) when the client
+    leaves or the game moves on. Returns the fields every answer carries (``status``: the
+    game's, as in its view), and the answer (``None`` when the game is over: no search)."""
+    data, game_id, play = await game_for(request, ("seconds", "peek"))
     seconds = seconds_field(data, DEFAULT_HINT_SECONDS)
-    state, count = play.history.state, play.history.move_count
+    peek = bool_field(data, "peek")
+    history = play.history
+    state, count = history.state, history.move_count
     referee = referee_of(request)
+    status = "won" if state.is_won() else "over" if state.is_over() else "playing"
+    head: dict[str, Any] = {"moves": count, "status": status, "peek": peek}
+    if peek:
+        head.update(label=ANALYSIS)
+    else:
+        head.update(label=FAIR, seed=search_seed(game_id, count))
+    if status != "playing":
+        return head | {"assisted": play.assisted}, None
+    question: FairQuestion | AnalysisQuestion
+    if peek:
+        question = AnalysisQuestion(analysis, state, seconds)
+    else:
+        question = FairQuestion(fair, referee.observation(play), head["seed"], seconds)
 
     async def stop() -> bool:
         return not referee.still_at(game_id, state) or await request.is_disconnected()
 
     try:
-        return count, await referee.searches.ask(question, state, seconds, stop)
+        found = await referee.searches.ask(question, stop)
     except SearchStopped:
         raise ApiError(409, "the game moved on during the search; ask again") from None
+    if peek and found is not None:
+        referee.assist(game_id, play)
+    return head | {"assisted": play.assisted}, found
 
 
 async def hint(request: Request) -> Response:
-    count, found = await ask(request, "hint")
-    return JSONResponse({"moves": count, "hint": found,
-                         "message": "no winning line found" if found is None else f"try {found}"})
+    """The next move: the strong agent's, which sees only what the player sees (asking again
+    gives the same move); with ``"peek": true`` the solver's, which sees every card."""
+    head, found = await ask(request, "hint", "hint")
+    move = None if found is None else found.get("move")
+    if head["peek"]:
+        message = f"{ANALYSIS}: try {move}" if move else f"{ANALYSIS}: no winning line found"
+        return JSONResponse(head | {"hint": move, "message": message})
+    reason = "" if found is None else str(found.get("reason", ""))
+    if move:
+        message = f"try {move} ({reason})"
+    else:
+        message = {"won": "the game is won", "over": "no move is left"}.get(head["status"], "no hint this time")
+    samples = 0 if found is None else found.get("samples", 0)
+    return JSONResponse(head | {"hint": move, "reason": reason, "samples": samples, "message": message})
 
 
 async def winnable(request: Request) -> Response:
-    count, verdict = await ask(request, "winnable")
-    return JSONResponse({"moves": count, "winnable": verdict})
+    """The chance to win from here, from deals sampled to fit what the player sees (for up to
+    ``seconds``); with ``"peek": true`` the solver's verdict on the true state."""
+    head, found = await ask(request, "chance", "winnable")
+    if head["peek"]:
+        verdict = found.get("winnable") if found is not None else {"won": True, "over": False}.get(head["status"])
+        return JSONResponse(head | {"winnable": verdict})
+    return JSONResponse(head | {"chance": found})
 
 
 # -- refusals --------------------------------------------------------------------------------

@@ -81,6 +81,14 @@ def int_field(data: dict[str, Any], name: str, low: int, high: int) -> int | Non
     return value
 
 
+def bool_field(data: dict[str, Any], name: str) -> bool:
+    """A true-or-false field, false when absent."""
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"{name} must be true or false")
+    return value
+
+
 def seconds_field(data: dict[str, Any], default: float) -> float:
     """The ``seconds`` a search may take, brought within its bounds (compared before any
     conversion: a JSON number may be an integer of hundreds of digits)."""

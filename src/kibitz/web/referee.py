@@ -2,17 +2,22 @@
 player may be told of them.
 
 Every payload about a game carries only the player's view of it (hidden cards as
-``null``), the legal moves as text and the counts; never the true state.
+``null``), the legal moves as text and the counts; never the true state, and never the
+number of a random deal before the game ends (the number gives the whole deck away).
+The fair searches (hint, chance to win) are given the player's observation, made here
+(:meth:`Referee.observation`); only the analysis mode's solver is given the true state.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
 from collections import OrderedDict
 from typing import Any
 
+from kibitz.agents import Observation, observe
 from kibitz.autoplay import finishing_moves
 from kibitz.cards import IDENTITY, RANKS, SUITS, format_card
 from kibitz.history import History
@@ -62,7 +67,8 @@ def _table(table: Table) -> dict[str, Any]:
 
 
 def view_payload(game_id: str, play: Play) -> dict[str, Any]:
-    """What the browser may know of a game: the view, the legal moves and the counts."""
+    """What the browser may know of a game: the view, the legal moves and the counts; the deal
+    number only once it may be shown (:attr:`Play.is_deal_shown`)."""
     history = play.history
     state = history.state
     game = state.game
@@ -71,7 +77,8 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
     status = "won" if won else "over" if state.is_over() else "playing"
     return {
         "id": game_id, "game": game.slug, "name": game.name, "ruleset": game.ruleset,
-        "deal": str(history.deal_number), "round": view.round,
+        "deal": str(history.deal_number) if play.is_deal_shown else None, "random_deal": not play.chosen,
+        "assisted": play.assisted, "round": view.round,
         "redeals_left": max(0, game.info.redeals - (view.round - 1)),
         "base": None if view.base is None else RANKS[view.base],
         "piles": {name: [_card(c) for c in cards] for name, cards in zip(view.pile_names, view.piles)},
@@ -83,6 +90,13 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
     }
 
 
+def search_seed(game_id: str, moves: int) -> int:
+    """The seed of a fair search about game ``game_id`` after ``moves`` moves: asking again
+    gives the same answer."""
+    digest = hashlib.sha256(f"{game_id}:{moves}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 class Referee:
     """The games being played: in memory, backed by the store; and their searches."""
 
@@ -91,11 +105,13 @@ class Referee:
         self.searches = searches
         self.cache: OrderedDict[str, Play] = OrderedDict()
 
-    def new(self, slug: str, ruleset: str, deal: int) -> tuple[str, Play]:
+    def new(self, slug: str, ruleset: str, deal: int, chosen: bool = True) -> tuple[str, Play]:
+        """A new game of deal ``deal``; ``chosen``: the player chose it by number (else it is a
+        random deal, whose number is withheld until the game ends)."""
         game = find_game(slug, ruleset)
         game_id = secrets.token_urlsafe(12)
         now = time.time()
-        play = Play(History.new(game, deal), now, clock_at=now)
+        play = Play(History.new(game, deal), now, clock_at=now, chosen=chosen)
         self.store.create(game_id, play)
         self._remember(game_id, play)
         return game_id, play
@@ -153,6 +169,21 @@ class Referee:
         if play.result is None and play.history.move_count > 0:
             play.result = "lost"
             self.store.finish(game_id, play, play.result, abandoned=True)
+
+    def assist(self, game_id: str, play: Play) -> None:
+        """Mark a game assisted: the solver, which sees every card, answered about it. A game
+        already counted keeps its result as it was earned."""
+        if not play.assisted:
+            play.assisted = True
+            self.store.assisted(game_id)
+
+    @staticmethod
+    def observation(play: Play) -> Observation:
+        """What the player of ``play`` sees now, with the moves played and the views seen so far:
+        all that a fair search is given."""
+        history = play.history
+        states = history.states
+        return observe(states[-1], history.moves, (state.view() for state in states[:-1]))
 
     def still_at(self, game_id: str, state: State) -> bool:
         """Whether game ``game_id`` is still at ``state`` (a search about it is still wanted)."""

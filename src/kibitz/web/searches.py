@@ -1,10 +1,17 @@
-"""The browser player's searches (hint, still winnable?), run in worker processes.
+"""The browser player's searches (hint, chance to win, analysis), run in worker processes.
 
-A search keeps a core busy for up to ten seconds. Run in the server's own process, it
+A search keeps a core busy for a second or up to ten. Run in the server's own process, it
 would hold Python's interpreter lock and slow every other game's moves; so each runs in
 a worker process, at a lower scheduling priority than the server, at most one per core.
 A search whose client has gone, or whose game has moved on, is stopped at once: its
 worker is killed and replaced when next needed.
+
+There are two kinds of question. A *fair* question (:class:`FairQuestion`: the strong
+agent's hint, the chance to win from here) carries the player's
+:class:`~kibitz.agents.Observation` and a seed, never a state: the worker that answers it
+cannot see a hidden card. An *analysis* question (:class:`AnalysisQuestion`) carries the
+true state to the solver, which sees every card; the referee marks a game assisted when
+it answers one.
 """
 
 from __future__ import annotations
@@ -13,25 +20,30 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import random
 import signal
 import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
-from typing import Awaitable, Callable, Literal
+from typing import Any, Awaitable, Callable, Literal
 
 import anyio
 import anyio.to_thread
 
+from kibitz.agents import HINT, Chance, Observation
 from kibitz.printable import printable
 from kibitz.state import State
 
-Question = Literal["hint", "winnable"]
-Answer = str | bool | None
-"""A hint's move as text (``None``: no winning line found), or winnable: True, False or ``None``."""
+Answer = dict[str, Any] | None
+"""What a search found, as JSON-ready data (``None``: nothing, the worker died or hung)."""
 StopCheck = Callable[[], Awaitable[bool]]
 
+CHANCE_SAMPLES = 40
+"""Deals sampled for the chance to win, unless its time runs out first."""
+HINT_SECONDS = 3.0
+"""The time a fair hint is expected to take at most (it is bounded by its node budget)."""
 WORKER_NICENESS = 10
 """How much lower than the server a worker's scheduling priority is (Unix ``nice``)."""
 POLL_SECONDS = 0.02
@@ -42,6 +54,34 @@ GRACE_SECONDS = 30.0
 log = logging.getLogger("kibitz.web")
 
 
+FairKind = Literal["hint", "chance"]
+AnalysisKind = Literal["hint", "winnable"]
+
+
+@dataclass(frozen=True)
+class FairQuestion:
+    """A question answered from what the player sees: ``hint`` (the strong agent's move) or
+    ``chance`` (the chance to win from here, sampling for at most ``seconds``)."""
+
+    kind: FairKind
+    observation: Observation
+    seed: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class AnalysisQuestion:
+    """A question to the solver, which sees every card of ``state``: ``hint`` (the first move
+    of a winning line) or ``winnable``, within ``seconds``."""
+
+    kind: AnalysisKind
+    state: State
+    seconds: float
+
+
+Question = FairQuestion | AnalysisQuestion
+
+
 class SearchStopped(Exception):
     """A search stopped before its answer: its client left or its game moved on."""
 
@@ -50,14 +90,52 @@ class _WorkerLost(Exception):
     """A worker that died or hung: its search has no answer."""
 
 
-def answer(question: Question, state: State, seconds: float) -> Answer:
-    """The answer to ``question`` about ``state`` within ``seconds`` (run in a worker)."""
+def answer(question: Question) -> Answer:
+    """The answer to ``question`` (run in a worker)."""
+    if isinstance(question, FairQuestion):
+        return fair_answer(question)
+    return analysis_answer(question)
+
+
+def fair_answer(question: FairQuestion) -> dict[str, Any]:
+    """The answer to a fair question, from the observation alone."""
+    from kibitz.agents import agent, chance
+    observation = question.observation
+    if not isinstance(observation, Observation):
+        raise TypeError(f"a fair question carries an Observation, not {type(observation).__name__}")
+    rng = random.Random(question.seed)
+    if question.kind == "hint":
+        decision = agent("strong", HINT).decide(observation, rng)
+        return {"move": str(decision.move), "reason": decision.reason, "samples": decision.samples}
+    # The samples are drawn in turn from one generator, so stopping early for time gives the
+    # first of the very samples a longer search would see.
+    deadline = time.monotonic() + question.seconds
+    one = HINT.but(samples=1)
+    total = Chance(0, 0, 0)
+    while total.samples < CHANCE_SAMPLES:
+        found = chance(observation, rng, one)
+        total = Chance(total.won + found.won, total.lost + found.lost, total.unknown + found.unknown)
+        if time.monotonic() >= deadline:
+            break
+    return total.as_dict()
+
+
+def analysis_answer(question: AnalysisQuestion) -> dict[str, Any]:
+    """The solver's answer, seeing every card."""
     from kibitz.solver import Limits, hint, is_winnable
-    limits = Limits(seconds=seconds)
-    if question == "hint":
-        move = hint(state, limits)
-        return None if move is None else str(move)
-    return is_winnable(state, limits)
+    limits = Limits(seconds=question.seconds)
+    if question.kind == "hint":
+        move = hint(question.state, limits)
+        return {"move": None if move is None else str(move)}
+    return {"winnable": is_winnable(question.state, limits)}
+
+
+def time_allowed(question: Question) -> float:
+    """How long ``question`` may take before its worker is given up as stuck."""
+    seconds = question.seconds
+    if isinstance(question, FairQuestion) and question.kind == "hint":
+        seconds = max(seconds, HINT_SECONDS)
+    return seconds + GRACE_SECONDS
 
 
 def _serve(connection: multiprocessing.connection.Connection) -> None:
@@ -69,11 +147,11 @@ def _serve(connection: multiprocessing.connection.Connection) -> None:
         pass
     while True:
         try:
-            question, state, seconds = connection.recv()
+            question = connection.recv()
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, object] = ("answer", answer(question, state, seconds))
+            reply: tuple[str, object] = ("answer", answer(question))
         except Exception as error:   # a bug in the search: report it rather than die silently
             reply = ("error", f"{type(error).__name__}: {error}")
         connection.send(reply)
@@ -83,7 +161,7 @@ def _context() -> ForkServerContext | SpawnContext:
     """Fork server where there is one (fast to start, safe from a threaded server), else spawn."""
     if sys.platform != "win32" and "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["kibitz.web.searches", "kibitz.solver"])
+        context.set_forkserver_preload(["kibitz.web.searches", "kibitz.solver", "kibitz.agents.strong"])
         return context
     return multiprocessing.get_context("spawn")
 
@@ -123,10 +201,10 @@ class SearchPool:
         theirs.close()
         return _Worker(process, ours)
 
-    async def ask(self, question: Question, state: State, seconds: float, stop: StopCheck) -> Answer:
-        """The answer to ``question`` about ``state`` within ``seconds`` (``None`` too when the
-        search's worker died or hung); :class:`SearchStopped` as soon as ``stop()`` says the
-        asker no longer wants it (checked while waiting)."""
+    async def ask(self, question: Question, stop: StopCheck) -> Answer:
+        """The answer to ``question`` (``None`` when the search's worker died or hung);
+        :class:`SearchStopped` as soon as ``stop()`` says the asker no longer wants it
+        (checked while waiting)."""
         while self._busy >= self.size:
             if await stop():
                 self.stopped += 1
@@ -136,8 +214,8 @@ class SearchPool:
         try:
             worker = self._idle.pop() if self._idle else await anyio.to_thread.run_sync(self._start)
             try:
-                worker.connection.send((question, state, seconds))
-                reply = await self._wait(worker, seconds, stop)
+                worker.connection.send(question)
+                reply = await self._wait(worker, time_allowed(question), stop)
             except _WorkerLost:
                 worker.kill()
                 return None
@@ -151,11 +229,11 @@ class SearchPool:
         if kind != "answer":
             log.error("a search failed: %s", printable(str(value)))
             return None
-        assert value is None or isinstance(value, (str, bool))
+        assert value is None or isinstance(value, dict)
         return value
 
-    async def _wait(self, worker: _Worker, seconds: float, stop: StopCheck) -> tuple[str, object]:
-        deadline = time.monotonic() + seconds + GRACE_SECONDS
+    async def _wait(self, worker: _Worker, allowed: float, stop: StopCheck) -> tuple[str, object]:
+        deadline = time.monotonic() + allowed
         while not worker.connection.poll():
             if await stop():
                 self.stopped += 1

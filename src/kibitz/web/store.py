@@ -9,6 +9,10 @@ rules, so a move that is not legal is caught. A game counts in the statistics th
 first time it ends (won, or no legal move left), with its record (:mod:`kibitz.records`);
 undoing afterwards does not change its result. Finished games are deleted from the
 games in progress some days after their last move (their results stay).
+
+Each game and result also keeps whether its deal was chosen by number (a random deal's
+number is not shown while it is played) and whether it was *assisted*: the solver, which
+sees every card, was asked about it before it ended.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from kibitz.moves import parse_move
 from kibitz.records import format_record, parse_record, record_of
 from kibitz.registry import game as find_game
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -39,7 +43,9 @@ CREATE TABLE IF NOT EXISTS games (
     problem TEXT,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    active REAL NOT NULL DEFAULT 0
+    active REAL NOT NULL DEFAULT 0,
+    chosen INTEGER NOT NULL DEFAULT 1,
+    assisted INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL,
@@ -57,15 +63,22 @@ CREATE TABLE IF NOT EXISTS results (
     seconds REAL NOT NULL,
     moves INTEGER NOT NULL,
     finished REAL NOT NULL,
-    abandoned INTEGER NOT NULL DEFAULT 0
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    chosen INTEGER NOT NULL DEFAULT 1,
+    assisted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS results_by_game ON results (slug, ruleset, finished);
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 """
 
 NEW_COLUMNS = (("games", "active", "REAL NOT NULL DEFAULT 0"),
-               ("results", "abandoned", "INTEGER NOT NULL DEFAULT 0"))
-"""Columns that schema 3 added to tables of schema 2 (or of the first schema's results)."""
+               ("results", "abandoned", "INTEGER NOT NULL DEFAULT 0"),
+               ("games", "chosen", "INTEGER NOT NULL DEFAULT 1"),
+               ("games", "assisted", "INTEGER NOT NULL DEFAULT 0"),
+               ("results", "chosen", "INTEGER NOT NULL DEFAULT 1"),
+               ("results", "assisted", "INTEGER NOT NULL DEFAULT 0"))
+"""Columns that schemas 3 and 4 added to the tables of earlier schemas. A game of an earlier
+schema counts as chosen by number (its number was shown) and not assisted."""
 
 DATABASE_NAME = "kibitz-web.db"
 DEFAULT_KEEP_FINISHED_DAYS = 30.0
@@ -88,6 +101,17 @@ class Play:
     """Seconds of active play so far (the clock the player sees and the statistics keep)."""
     clock_at: float = 0.0
     """When the clock was last advanced (wall time)."""
+    chosen: bool = True
+    """Whether the deal was chosen by number (else it is a random deal, whose number is
+    withheld until the game ends)."""
+    assisted: bool = False
+    """Whether the solver, which sees every card, was asked about this game."""
+
+    @property
+    def is_deal_shown(self) -> bool:
+        """Whether the player may be told the deal number: chosen by number, or the game has
+        ended (won, lost or given up)."""
+        return self.chosen or self.result is not None
 
 
 @dataclass(frozen=True)
@@ -103,6 +127,10 @@ class Result:
     finished: float
     abandoned: bool = False
     """Given up mid-game (counted as lost)."""
+    assisted: bool = False
+    """The solver, which sees every card, was asked about it before it ended."""
+    chosen: bool = True
+    """Its deal was chosen by number (else it was a random deal)."""
 
 
 class Store:
@@ -128,7 +156,7 @@ class Store:
             first = version < 2 and _columns(db, "games") >= {"record", "redo"}
             if first:
                 db.execute("ALTER TABLE games RENAME TO old_games")
-            for table, column, declaration in NEW_COLUMNS:   # added by schema 3
+            for table, column, declaration in NEW_COLUMNS:   # added by schemas 3 and 4
                 if _columns(db, table) and column not in _columns(db, table):
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
             for statement in _statements(SCHEMA):   # executescript would commit the transaction
@@ -166,10 +194,10 @@ class Store:
         history = play.history
         game = history.game
         with self._transaction() as db:
-            db.execute("INSERT INTO games (id, slug, ruleset, rules_version, deal, position, created, updated) "
-                       "VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+            db.execute("INSERT INTO games (id, slug, ruleset, rules_version, deal, position, created, updated, "
+                       "chosen, assisted) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
                        (game_id, game.slug, game.ruleset, game.info.rules_version, str(history.deal_number),
-                        play.created, time.time()))
+                        play.created, time.time(), int(play.chosen), int(play.assisted)))
             _append(db, game_id, history, 0)
 
     def played(self, game_id: str, play: Play, since: int) -> None:
@@ -188,13 +216,17 @@ class Store:
         """Record the game's clock of active play."""
         self._run("UPDATE games SET active = ?, updated = ? WHERE id = ?", (play.active, time.time(), game_id))
 
+    def assisted(self, game_id: str) -> None:
+        """Record that the solver was asked about a game."""
+        self._run("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
+
     def load(self, game_id: str) -> Play | None:
         """The saved game ``game_id``, its moves replayed, or ``None`` when there is none."""
-        rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created, updated, active "
-                         "FROM games WHERE id = ?", (game_id,))
+        rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created, updated, active, "
+                         "chosen, assisted FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        slug, ruleset, rules_version, deal, position, problem, created, updated, active = rows[0]
+        slug, ruleset, rules_version, deal, position, problem, created, updated, active, chosen, assisted = rows[0]
         if problem:
             raise StoredGameError(f"this saved game cannot be resumed: {problem}")
         line = [row[0] for row in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
@@ -211,15 +243,17 @@ class Store:
         except (KibitzError, ValueError) as error:
             raise StoredGameError(f"this saved game cannot be resumed: {error}") from None
         results = self._run("SELECT result FROM results WHERE game_id = ?", (game_id,))
-        return Play(history, float(created), results[0][0] if results else None, float(active), float(updated))
+        return Play(history, float(created), results[0][0] if results else None, float(active), float(updated),
+                    chosen=bool(chosen), assisted=bool(assisted))
 
     def open_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The games not yet finished, most recently played first."""
+        """The games not yet finished, most recently played first; a random deal's number is
+        withheld (``None``, and ``random_deal`` true)."""
         rows = self._run(
-            "SELECT id, slug, ruleset, deal, position, updated FROM games "
+            "SELECT id, slug, ruleset, deal, position, updated, chosen, assisted FROM games "
             "WHERE id NOT IN (SELECT game_id FROM results) ORDER BY updated DESC LIMIT ?", (limit,))
-        return [{"id": r[0], "game": r[1], "ruleset": r[2], "deal": r[3], "moves": r[4], "updated": r[5]}
-                for r in rows]
+        return [{"id": r[0], "game": r[1], "ruleset": r[2], "deal": r[3] if r[6] else None, "random_deal": not r[6],
+                 "moves": r[4], "updated": r[5], "assisted": bool(r[7])} for r in rows]
 
     def line(self, game_id: str) -> tuple[list[str], int] | None:
         """The stored line of moves of a game (as text) and how many of them are played."""
@@ -233,20 +267,21 @@ class Store:
 
     def finish(self, game_id: str, play: Play, result: str, abandoned: bool = False) -> None:
         """Count a game that has just ended (or was given up), unless it was counted already;
-        its time is its clock of active play."""
+        its time is its clock of active play, and it is assisted if the game was."""
         history = play.history
         self._run("INSERT OR IGNORE INTO results (game_id, slug, ruleset, deal, record, result, "
-                  "seconds, moves, finished, abandoned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  "seconds, moves, finished, abandoned, chosen, assisted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (game_id, history.game.slug, history.game.ruleset, str(history.deal_number),
                    format_record(record_of(history)), result, play.active, history.move_count,
-                   time.time(), int(abandoned)))
+                   time.time(), int(abandoned), int(play.chosen), int(play.assisted)))
 
     def results(self) -> list[Result]:
         """Every finished game, oldest first."""
-        rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished, abandoned "
+        rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen "
                          "FROM results ORDER BY finished, rowid")
-        return [Result(slug, ruleset, deal, result, seconds, moves, finished, bool(abandoned))
-                for slug, ruleset, deal, result, seconds, moves, finished, abandoned in rows]
+        return [Result(slug, ruleset, deal, result, seconds, moves, finished, bool(abandoned), bool(assisted),
+                       bool(chosen))
+                for slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen in rows]
 
     def prune(self, now: float | None = None) -> int:
         """Delete the finished games whose last move is older than ``keep_finished_days``
@@ -304,8 +339,8 @@ def _migrate(db: sqlite3.Connection) -> None:
 
 
 def statistics(results: list[Result]) -> list[dict[str, Any]]:
-    """Per game and ruleset: played, won, abandoned (counted as lost), win rate, current and best
-    streak, best time, fewest moves."""
+    """Per game and ruleset: played, won, abandoned (counted as lost), assisted (the solver was
+    asked), win rate, current and best streak, best time, fewest moves."""
     groups: dict[tuple[str, str], list[Result]] = {}
     for result in results:
         groups.setdefault((result.slug, result.ruleset), []).append(result)
@@ -318,7 +353,7 @@ def statistics(results: list[Result]) -> list[dict[str, Any]]:
             best = max(best, current)
         table.append({
             "game": slug, "ruleset": ruleset, "played": len(rows), "won": len(won),
-            "abandoned": sum(r.abandoned for r in rows),
+            "abandoned": sum(r.abandoned for r in rows), "assisted": sum(r.assisted for r in rows),
             "win_rate": len(won) / len(rows), "current_streak": current, "best_streak": best,
             "best_time": min((r.seconds for r in won), default=None),
             "fewest_moves": min((r.moves for r in won), default=None),
