@@ -6,7 +6,8 @@ import {legalMoves, moveText, movesOf, parseMove} from './moves.js';
 import {drawTable} from './table.js';
 import {ActiveClock, formatClock} from './clock.js';
 import {celebrate, glide, prefersReducedMotion, remember, skip} from './motion.js';
-import {askGiveUp, fillGamesInProgress, restoreSettings, setting, wouldGiveUp} from './session.js';
+import {ANALYSIS_LABEL, hintOf, verdictOf} from './assists.js';
+import {askGiveUp, dealWords, fillGamesInProgress, restoreSettings, setting, wouldGiveUp} from './session.js';
 import {describePlayed, pileWords} from './speech.js';
 
 const $ = (id) => document.getElementById(id);
@@ -168,8 +169,20 @@ function drawCursor(table, pile) {
 function updateInfo() {
   const p = ui.play;
   $('title').textContent = `${p.name}${p.ruleset === 'standard' ? '' : ` (${p.ruleset} rules)`}`;
-  $('share').textContent = `deal #${p.deal}`;
-  $('share').href = shareLink();
+  // A random deal's number is withheld until the game ends: no number, and no link to it.
+  const share = $('share');
+  if (p.deal === null) {
+    share.textContent = 'random deal';
+    share.removeAttribute('href');
+    share.setAttribute('aria-disabled', 'true');
+    share.title = 'the number of a random deal is shown when the game ends (it tells where every card lies)';
+  } else {
+    share.textContent = `deal #${p.deal}`;
+    share.href = shareLink();
+    share.removeAttribute('aria-disabled');
+    share.title = 'a link to this deal';
+  }
+  $('assisted').hidden = !p.assisted;
   const parts = [`${p.moves} move${p.moves === 1 ? '' : 's'}`];
   if (ui.info.redeals) parts.push(`round ${p.round}, ${p.redeals_left} redeal${p.redeals_left === 1 ? '' : 's'} left`);
   if (p.base) parts.push(`base ${p.base}`);
@@ -202,6 +215,13 @@ function shareLink() {
   return `${location.origin}/?${params}`;
 }
 
+/** The game's address: its game, deal (only once it may be shown), ruleset and id. */
+function gameQuery(data) {
+  const params = {game: data.game};
+  if (data.deal !== null) params.deal = data.deal;
+  return new URLSearchParams({...params, ruleset: data.ruleset, id: data.id});
+}
+
 /**
  * Shows game ``data`` (a view payload). Another game than the one shown is a new entry of the
  * browser's history, unless the player went back or forward to it; ``dealt``: a new deal the
@@ -223,7 +243,7 @@ function show(data, dealt = false) {
   ui.hint = null;
   localStorage.setItem('kibitz-last', data.id);
   const url = new URL(location.href);
-  url.search = new URLSearchParams({game: data.game, deal: data.deal, ruleset: data.ruleset, id: data.id});
+  url.search = gameQuery(data);
   if (other && previous && !ui.restoring) {
     url.hash = '';
     history.pushState(null, '', url);
@@ -242,9 +262,9 @@ function show(data, dealt = false) {
   if (other && data.status !== 'playing') {
     say(data.status === 'won' ? `this game is won, in ${data.moves} moves (${clock()})` : 'this game is over: no move is left');
   } else if (other && data.result) say('this game was given up: it counts as lost');
-  else if (other && previous) say(`${data.name}, deal #${data.deal}`);
-  if (changed && $('winnable').checked) checkWinnable();
-  else if (!$('winnable').checked) $('verdict').textContent = '';
+  else if (other && previous) say(`${data.name}, ${dealWords(data)}`);
+  if (changed && $('chance').checked) checkChance();
+  else if (!$('chance').checked) showVerdict('');
   if (data.can_finish && data.status === 'playing' && setting('autofinish') && ui.finishRefused !== positionKey()) {
     setTimeout(finish, 0);
   }
@@ -265,33 +285,54 @@ function showOverlay() {
   const p = ui.play;
   $('overtitle').textContent = p.status === 'won' ? 'Won!' : 'No moves left';
   $('overtext').textContent = p.status === 'won'
-    ? `${p.name} deal #${p.deal} won in ${p.moves} moves (${clock()}).`
-    : `${p.name} deal #${p.deal}: the game is over. Undo to try another way, or start again.`;
+    ? `${p.name} ${dealWords(p)} won in ${p.moves} moves (${clock()}).`
+    : `${p.name} ${dealWords(p)}: the game is over. Undo to try another way, or start again.`;
   $('overundo').hidden = p.status === 'won';
   $('overlay').hidden = false;
 }
 
-async function checkWinnable() {
+/** Whether the analysis mode is on: Hint and the chance to win ask the solver, which sees every card. */
+function isAnalysis() { return $('analysis').checked; }
+
+/** Shows a verdict beside the toolbar: ``kind`` yes, no, analysis or none; ``title`` says what it is. */
+function showVerdict(text, kind = '', title = '') {
   const verdict = $('verdict');
-  verdict.textContent = 'thinking…'; verdict.className = '';
+  verdict.textContent = text;
+  verdict.className = kind;
+  if (title) verdict.title = title; else verdict.removeAttribute('title');
+}
+
+/** Marks the game on the table assisted once the solver has answered about it. */
+function noteAssisted(data) {
+  if (data.assisted && ui.play && !ui.play.assisted) { ui.play.assisted = true; updateInfo(); }
+}
+
+async function checkChance() {
+  const analysis = isAnalysis();
+  showVerdict(analysis ? `${ANALYSIS_LABEL}: thinking…` : 'chance to win: thinking…', analysis ? 'analysis' : '');
   const id = ui.play.id, moves = ui.play.moves;
   try {
-    const data = await api(`/api/play/${id}/winnable`, {seconds: 2, expected_moves: moves, clock: clockNow()});
+    const data = await api(`/api/play/${id}/winnable`, {seconds: 3, peek: analysis, expected_moves: moves, clock: clockNow()});
     if (!ui.play || ui.play.id !== id || ui.play.moves !== moves) return;
-    verdict.textContent = data.winnable === true ? 'still winnable' : data.winnable === false ? 'cannot be won any more' : 'not sure';
-    verdict.className = data.winnable === true ? 'yes' : data.winnable === false ? 'no' : '';
-  } catch (error) { verdict.textContent = ''; }
+    noteAssisted(data);
+    const verdict = verdictOf(data);
+    showVerdict(verdict.text, verdict.kind, verdict.title);
+  } catch (error) { showVerdict(''); }
 }
 
 async function askHint() {
   if (!ui.play || ui.play.status !== 'playing') return;
-  say('looking for a winning line…', 'hint');
+  const analysis = isAnalysis();
+  say(analysis ? `${ANALYSIS_LABEL}: looking for a winning line…` : 'thinking about what you can see…', analysis ? 'analysis' : 'hint');
   const id = ui.play.id, moves = ui.play.moves;
   try {
-    const data = await api(`/api/play/${id}/hint`, {seconds: 3, expected_moves: moves, clock: clockNow()});
+    const data = await api(`/api/play/${id}/hint`, {seconds: 3, peek: analysis, expected_moves: moves, clock: clockNow()});
     if (ui.play.id !== id || ui.play.moves !== moves) return;
+    noteAssisted(data);
     ui.hint = data.hint ? parseMove(data.hint) : null;
-    say(data.hint ? `hint: ${data.hint === 'deal' ? 'deal from the stock' : data.hint}` : 'no winning line found', 'hint');
+    $('table').classList.toggle('analysis', data.peek);
+    const answer = hintOf(data);
+    say(answer.text, answer.kind);
     render();
   } catch (error) { say(error.message, 'error'); }
 }
@@ -432,7 +473,7 @@ async function newGame(slug, ruleset, deal, dealt = false) {
     const body = {ruleset};
     if (deal) body.deal = deal;
     show(await api(`/api/games/${slug}/new`, body), dealt);
-    say(`new game: ${ui.play.name}, deal #${ui.play.deal}`);
+    say(`new game: ${ui.play.name}, ${dealWords(ui.play)}`);
     $('overlay').hidden = true;
   } catch (error) { say(error.message, 'error'); }
 }
@@ -479,10 +520,12 @@ async function showStats() {
   const rows = data.stats;
   const time = (s) => s === null ? '–' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
   $('statstable').innerHTML = '<tr><th>game</th><th>rules</th><th>played</th><th>won</th><th>win rate</th>' +
-    '<th>streak</th><th>best streak</th><th>best time</th><th>fewest moves</th></tr>' + rows.map((r) =>
+    '<th>streak</th><th>best streak</th><th>best time</th><th>fewest moves</th>' +
+    '<th title="games in which the solver, which sees every card, was asked (analysis mode)">assisted</th></tr>' + rows.map((r) =>
     `<tr><td>${names[r.game] || r.game}</td><td>${r.ruleset}</td><td>${r.played}</td><td>${r.won}</td>` +
     `<td>${Math.round(r.win_rate * 100)}%</td><td>${r.current_streak}</td><td>${r.best_streak}</td>` +
-    `<td>${time(r.best_time)}</td><td>${r.fewest_moves ?? '–'}</td></tr>`).join('');
+    `<td>${time(r.best_time)}</td><td>${r.fewest_moves ?? '–'}</td>` +
+    `<td${r.assisted ? ' class="assisted"' : ''}>${r.assisted}</td></tr>`).join('');
   if (!rows.length) $('statstable').innerHTML = '<tr><td>No finished games yet.</td></tr>';
   // A bar chart: games played (light) and won (bright) per game and ruleset.
   const barWidth = 46, chartHeight = 150, most = Math.max(1, ...rows.map((r) => r.played));
@@ -500,8 +543,10 @@ async function showStats() {
     `role="img" aria-label="games won and played"><line x1="24" y1="${chartHeight + 10}" x2="${width}" y2="${chartHeight + 10}" ` +
     `stroke="#fff"/>${bars}</svg><p>Light bars: games played; green: games won.</p>`;
   $('recent').innerHTML = data.recent.slice().reverse().map((r) =>
-    `<span class="dot ${r.result}" title="${names[r.game] || r.game} #${r.deal}: ${r.result} in ${r.moves} moves"></span>`).join('') ||
+    `<span class="dot ${r.result}${r.assisted ? ' assisted' : ''}" title="${names[r.game] || r.game} #${r.deal}: ` +
+    `${r.result} in ${r.moves} moves${r.assisted ? ', assisted (the solver, which sees every card, was asked)' : ''}"></span>`).join('') ||
     'None yet.';
+  $('recentnote').hidden = !data.recent.some((r) => r.assisted);
 }
 
 /** A page of the player, as a new entry of the browser's history: ``help``, ``stats``, ``rules/slug``, ``continue``. */
@@ -580,7 +625,9 @@ async function start() {
       previous = play;
       // The game this browser played last comes back only while it goes on; a finished
       // one is followed by a new deal of the same game.
-      if ((!params.get('game') || (play.game === params.get('game') && play.deal === params.get('deal'))) &&
+      // (A random deal's address names no deal until its game ends.)
+      if ((!params.get('game') || (play.game === params.get('game') && (play.deal === params.get('deal') ||
+          (play.random_deal && params.get('deal') === null)))) &&
           !(id === last && play.status !== 'playing')) {
         show(play); resumed = true;
       }
@@ -633,12 +680,20 @@ function bind() {
   $('restart').onclick = () => act('restart');
   $('hint').onclick = askHint;
   $('auto').onclick = async () => { const d = await act('autoplay'); if (d) say(d.played.length ? `auto-played ${d.played.join(' ')}` : 'no safe move to play'); };
-  $('winnable').onchange = () => { if ($('winnable').checked && ui.play) checkWinnable(); else $('verdict').textContent = ''; };
+  $('chance').onchange = () => { if ($('chance').checked && ui.play) checkChance(); else showVerdict(''); };
+  $('analysis').onchange = () => {
+    ui.hint = null;
+    render();
+    if ($('chance').checked && ui.play) checkChance();
+  };
   $('helpbutton').onclick = () => goTo('help');
   $('newgame').onsubmit = (event) => { event.preventDefault(); replaceGame($('game').value, $('ruleset').value, $('deal').value.trim() || null); };
   $('random').onclick = () => replaceGame($('game').value, $('ruleset').value, null);
   $('moveform').onsubmit = (event) => { event.preventDefault(); const text = $('movebox').value.trim(); if (text) playMove(text).then((d) => { if (d) $('movebox').value = ''; }); };
-  $('share').onclick = (event) => { event.preventDefault(); navigator.clipboard?.writeText(shareLink()).then(() => say('link to this deal copied'), () => {}); };
+  $('share').onclick = (event) => {
+    event.preventDefault();
+    if (ui.play && ui.play.deal !== null) navigator.clipboard?.writeText(shareLink()).then(() => say('link to this deal copied'), () => {});
+  };
   $('rulesgame').onchange = () => { history.replaceState(history.state, '', `#rules/${$('rulesgame').value}`); route(); };
   $('ruleslink').onclick = (event) => { event.preventDefault(); goTo(`rules/${ui.play ? ui.play.game : ''}`); };
   $('home').onclick = (event) => { event.preventDefault(); goToGame(); };

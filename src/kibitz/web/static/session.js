@@ -5,8 +5,9 @@ const $ = (id) => document.getElementById(id);
 
 // -- settings ---------------------------------------------------------------------------------
 
-/** The checkboxes kept between visits (id -> checked when never set), each under its own key. */
-export const SETTINGS = {autoplay: false, winnable: false, autofinish: false, animate: true};
+/** The checkboxes kept between visits (id -> checked when never set), each under its own key.
+ * The analysis mode is not among them: it is off whenever the page is opened. */
+export const SETTINGS = {autoplay: false, chance: false, autofinish: false, animate: true};
 
 const settingKey = (id) => `kibitz-setting-${id}`;
 
@@ -27,6 +28,11 @@ export function restoreSettings() {
   }
 }
 
+/** A game's deal in words: "deal #42", or "a random deal" while its number is withheld. */
+export function dealWords(play) {
+  return play.deal === null ? 'a random deal' : `deal #${play.deal}`;
+}
+
 // -- giving a game up -----------------------------------------------------------------------
 
 /** Whether leaving ``play`` for a new deal gives up a game that would count (moves, no result). */
@@ -40,7 +46,7 @@ export function wouldGiveUp(play) {
  */
 export function askGiveUp(play) {
   const dialog = $('giveup');
-  $('giveuptext').textContent = `${play.name}, deal #${play.deal}: ${play.moves} move${play.moves === 1 ? '' : 's'} ` +
+  $('giveuptext').textContent = `${play.name}, ${dealWords(play)}: ${play.moves} move${play.moves === 1 ? '' : 's'} ` +
     'played. Dealing anew gives this game up, and a game given up counts as lost in the statistics.';
   dialog.returnValue = '';
   return new Promise((resolve) => {
@@ -85,7 +91,8 @@ export function fillGamesInProgress(table, games, names, current, resume) {
     const row = body.insertRow();
     row.dataset.id = game.id;
     const name = names[game.game] || game.game;
-    for (const text of [name, game.ruleset, `#${game.deal}`, String(game.moves)]) row.insertCell().textContent = text;
+    const deal = game.deal === null ? 'random' : `#${game.deal}`;
+    for (const text of [name, game.ruleset, deal, String(game.moves)]) row.insertCell().textContent = text;
     const when = row.insertCell();
     when.textContent = timeAgo(game.updated);
     when.title = new Date(game.updated * 1000).toLocaleString();
@@ -93,7 +100,7 @@ export function fillGamesInProgress(table, games, names, current, resume) {
     button.type = 'button';
     const here = game.id === current;
     button.textContent = here ? 'On the table' : 'Resume';
-    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${name} deal #${game.deal}`);
+    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${name}, ${dealWords(game)}`);
     button.onclick = () => resume(game.id);
     row.insertCell().append(button);
   }
