@@ -74,7 +74,8 @@ examples:
 
 PLAY_EPILOG = f"""\
 Without GAME, kibitz lists the games and asks which. Without --deal it picks a
-random deal and shows its number, so that you can play it again. Suits are
+random deal, whose number (which tells where every card lies) it shows when the
+game ends or you leave it, so that you can play it again. Suits are
 drawn in colour on a terminal unless --no-color is given or NO_COLOR is set.
 
 {COMMANDS_HELP}
@@ -138,7 +139,8 @@ def build_parser() -> ArgumentParser:
                                       epilog=PLAY_EPILOG, formatter_class=formatter)
     play_parser.add_argument("game", metavar="GAME", nargs="?",
                              help="game name, slug or alias (asked for when left out)")
-    play_parser.add_argument("--deal", metavar="N", help="deal number (random when left out)")
+    play_parser.add_argument("--deal", metavar="N",
+                             help="deal number (random when left out: its number is shown when the game ends)")
     _add_ruleset(play_parser)
     play_parser.add_argument("--load", metavar="RECORD",
                              help="resume a saved game record instead of starting a deal")
@@ -267,6 +269,7 @@ def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
         if args.game is not None or args.deal is not None:
             raise UsageError("--load resumes a saved game: give no GAME or --deal with it")
         history = records.load(args.load)
+        chosen = True
     else:
         number = parse_deal_number(args.deal) if args.deal is not None else None
         name = args.game
@@ -277,7 +280,8 @@ def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
             name = info.slug
         game = find_game(name, ruleset)
         history = History.new(game, number if number is not None else random_deal_number())
-    return PlaySession(history, sys.stdout, colour=colour).run(read)
+        chosen = number is not None   # a random deal's number is shown when the game ends
+    return PlaySession(history, sys.stdout, colour=colour, chosen=chosen).run(read)
 
 
 def run_replay(args: argparse.Namespace) -> int:

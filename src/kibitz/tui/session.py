@@ -8,10 +8,13 @@ in a terminal and in tests (:class:`ScriptedInput`).
 
 from __future__ import annotations
 
+import hashlib
 import os
+import random
 import re
+import secrets
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TextIO
 
 from kibitz import records
 from kibitz.cards import format_card, parse_card
@@ -26,6 +29,9 @@ from kibitz.state import State
 from kibitz.autoplay import SAFE_RULE, autoplay, finishing_moves, moving_card
 from kibitz.tui.drawing import LEGEND, describe_move, draw, plural
 
+if TYPE_CHECKING:
+    from kibitz.agents import Observation
+
 LineReader = Callable[[str], str]
 """Returns the next line typed after showing a prompt; raises :class:`EOFError` at the end."""
 
@@ -35,6 +41,12 @@ MAX_LINE = 1000
 """The longest line of input acted on, in characters (a file name included)."""
 MAX_STEPS = 10**6
 """The most moves one ``undo N`` or ``redo N`` takes."""
+CHANCE_SAMPLES = 40
+"""Deals sampled for ``chance``."""
+ANALYSIS_SECONDS = 5.0
+"""How long the solver of ``analysis`` searches."""
+ANALYSIS = "solver (sees every card)"
+"""How every answer of the solver is labelled."""
 
 COMMANDS_HELP = """\
 Type a move, or a command:
@@ -51,10 +63,18 @@ Type a move, or a command:
   auto, a         play the cards that can safely go to the foundations (help auto)
   finish          play the end out to the foundations, once every card is
                   seen and the foundations alone can take them all
+  hint            the next move of a strong player who sees only what you see
+                  (it tries its ideas on deals that fit what you see)
+  chance          the chance to win from here: the share of deals that fit
+                  what you see which a player knowing every card could win
+                  (an upper bound of your chance)
+  analysis        ask the solver, which sees every card, face down or not
+                  (also: hint --peek); the game then counts as assisted
   undo [N], u     take back the last move (or N moves)
   redo [N]        play undone moves again
   restart         back to the opening deal (redo replays the moves)
-  new [N]         a new deal of this game: number N, or a random one
+  new [N]         a new deal of this game: number N, or a random one (whose
+                  number is shown when the game ends)
   save FILE       save the game as a record file
   load FILE       resume a saved record (it is checked move by move)
   show            draw the layout again
@@ -151,14 +171,25 @@ class PlaySession:
     ``run`` reads lines until then. All output goes to ``output``.
     """
 
-    def __init__(self, history: History, output: TextIO, *, colour: bool = False) -> None:
+    def __init__(self, history: History, output: TextIO, *, colour: bool = False, chosen: bool = True) -> None:
         self.history = history
         self.output = output
         self.colour = colour
+        self.chosen = chosen
+        """Whether the deal was chosen by number; a random deal's number is shown when the game ends."""
+        self.ended = False
+        """Whether the game has ended (won or no move left) at some point, or was given up."""
+        self.assisted = False
+        """Whether the solver, which sees every card, was asked about this game."""
+        self.seed_text = secrets.token_hex(8)
+        """What the seeds of this game's searches are made from, with the move count."""
         self._commands: dict[str, Callable[[str], bool]] = {
             "moves": self.list_moves, "m": self.list_moves,
             "auto": self.auto, "a": self.auto,
             "finish": self.finish,
+            "hint": self.hint,
+            "chance": self.chance,
+            "analysis": self.analysis,
             "undo": self.undo, "u": self.undo,
             "redo": self.redo,
             "restart": self.restart,
@@ -175,6 +206,21 @@ class PlaySession:
         """The current position."""
         return self.history.state
 
+    @property
+    def is_deal_shown(self) -> bool:
+        """Whether the deal number may be shown: chosen by number, or the game has ended."""
+        return self.chosen or self.ended or self.state.is_over()
+
+    def _start(self, history: History, chosen: bool) -> None:
+        """Play ``history`` from now on, a game of its own (the one left is given up, and a
+        random deal's number is shown)."""
+        if not self.is_deal_shown and self.history.deal_number is not None:
+            self.say(f"The game left was deal #{self.history.deal_number}.")
+        self.history = history
+        self.chosen = chosen
+        self.ended = self.assisted = False
+        self.seed_text = secrets.token_hex(8)
+
     def say(self, text: str = "") -> None:
         """Write one or more lines, control characters (from typed text, a file name or a record)
         shown as visible escapes; only :meth:`show` writes the drawing's colours."""
@@ -186,9 +232,11 @@ class PlaySession:
         """Name the game and deal (and how to replay it), then draw the layout."""
         history = self.history
         game = history.game
-        if history.deal_number is not None:
+        if history.deal_number is not None and self.is_deal_shown:
             self.say(f"{game.name}, deal #{history.deal_number} ({game.ruleset} rules). "
                      f"To play this deal again: {replay_command(history)}")
+        elif history.deal_number is not None:
+            self.say(f"{game.name}, a random deal ({game.ruleset} rules): its number is shown when the game ends.")
         else:
             self.say(f"{game.name} ({game.ruleset} rules)")
         self.say(LEGEND)
@@ -198,7 +246,9 @@ class PlaySession:
 
     def show(self) -> None:
         """Draw the layout, then say whether the game is won or over."""
-        self.output.write(draw(self.state, colour=self.colour, deal_number=self.history.deal_number,
+        self.ended = self.ended or self.state.is_over()
+        deal_number = self.history.deal_number if self.is_deal_shown else None
+        self.output.write(draw(self.state, colour=self.colour, deal_number=deal_number,
                                moves_played=self.history.move_count) + "\n")
         status = self.status()
         if status:
@@ -209,11 +259,14 @@ class PlaySession:
         """The announcement of a won or lost game, or ``None`` while play goes on."""
         state = self.state
         moves = self.history.move_count
+        number = self.history.deal_number
+        assisted = " (assisted: the solver, which sees every card, was asked)" if self.assisted else ""
         if state.is_won():
-            deal = f" deal #{self.history.deal_number}" if self.history.deal_number is not None else ""
-            return f"You won{deal} in {plural(moves, 'move')}!"
+            deal = f" deal #{number}" if number is not None else ""
+            return f"You won{deal} in {plural(moves, 'move')}{assisted}!"
         if state.is_over():
-            return ("No moves left: game over. Type undo to take moves back, restart, "
+            deal = f" (deal #{number})" if number is not None and not self.chosen else ""
+            return (f"No moves left: game over{deal}{assisted}. Type undo to take moves back, restart, "
                     "or new for another deal.")
         return None
 
@@ -255,7 +308,9 @@ class PlaySession:
         return self.play(text)
 
     def goodbye(self) -> None:
+        """Leave: a random deal's number is shown now (the game is given up)."""
         if self.history.deal_number is not None:
+            self.ended = True
             self.say(f"Goodbye. To play this deal again: {replay_command(self.history)}")
         else:
             self.say("Goodbye.")
@@ -367,7 +422,7 @@ class PlaySession:
         except KibitzError as error:
             self.say(str(error))
             return True
-        self.history = History.new(self.history.game, number)
+        self._start(History.new(self.history.game, number), chosen=bool(argument))
         self.introduce()
         return True
 
@@ -411,10 +466,74 @@ class PlaySession:
         except KibitzError as error:
             self.say(f"load: {error}")
             return True
-        self.history = history
+        self._start(history, chosen=True)
         moves = history.move_count
         self.say(f"Loaded {path}: {plural(moves, 'move')} replayed and checked.")
         self.introduce()
+        return True
+
+    # -- assists ----------------------------------------------------------------
+
+    def _seed(self) -> int:
+        """The seed of a search from the current position: asking again gives the same answer."""
+        digest = hashlib.sha256(f"{self.seed_text}:{self.history.move_count}".encode("ascii")).digest()
+        return int.from_bytes(digest[:8], "big")
+
+    def observation(self) -> Observation:
+        """What the player sees now, with the moves played and the views seen so far."""
+        from kibitz.agents import observe
+        states = self.history.states
+        return observe(states[-1], self.history.moves, (state.view() for state in states[:-1]))
+
+    def _over(self, command: str) -> bool:
+        """Whether the game is over, said for ``command``."""
+        if not self.state.is_over():
+            return False
+        self.say(f"{command}: the game is {'won' if self.state.is_won() else 'over: no move is left'}.")
+        return True
+
+    def hint(self, argument: str) -> bool:
+        """The strong agent's move, from what the player sees (``--peek``: the solver's)."""
+        if argument.lower() in ("--peek", "peek"):
+            return self.analysis("")
+        if argument:
+            self.say(f"hint: {quoted(argument)}? Type hint, or hint --peek to ask the solver (it sees every card).")
+            return True
+        if self._over("hint"):
+            return True
+        from kibitz.agents import HINT, agent
+        decision = agent("strong", HINT).decide(self.observation(), random.Random(self._seed()))
+        self.say(f"hint: {describe_move(self.state, decision.move)}: {decision.reason} "
+                 "(a strong player who sees only what you see)")
+        return True
+
+    def chance(self, argument: str) -> bool:
+        """The chance to win from here, from deals that fit what the player sees."""
+        if self._over("chance"):
+            return True
+        from kibitz.agents import HINT, chance
+        found = chance(self.observation(), random.Random(self._seed()), HINT.but(samples=CHANCE_SAMPLES))
+        undecided = f", {found.unknown} undecided" if found.unknown else ""
+        self.say(f"chance to win from here: about {round(found.share * 100)}% "
+                 f"(from {plural(found.samples, 'sampled deal')}{undecided})")
+        self.say("  the share of deals that fit what you see which a player knowing every card could win "
+                 "from here: an upper bound of your chance (undecided deals count as not won)")
+        return True
+
+    def analysis(self, argument: str) -> bool:
+        """The solver's verdict and move: it sees every card, so the game counts as assisted."""
+        if self._over("analysis"):
+            return True
+        from kibitz.solver import Limits, Outcome, solve
+        result = solve(self.state, Limits(seconds=ANALYSIS_SECONDS))
+        self.assisted = True
+        if result.outcome is Outcome.WON and result.moves:
+            self.say(f"{ANALYSIS}: the game can still be won; try {describe_move(self.state, result.moves[0])}")
+        elif result.outcome is Outcome.LOST:
+            self.say(f"{ANALYSIS}: the game cannot be won any more")
+        else:
+            self.say(f"{ANALYSIS}: not decided within {ANALYSIS_SECONDS:g} seconds")
+        self.say("This game is now assisted: the solver saw every card, face down or not.")
         return True
 
     def show_command(self, argument: str) -> bool:
