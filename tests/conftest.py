@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -23,3 +24,19 @@ def any_game(request: pytest.FixtureRequest) -> kibitz.Game:
     """Each registered game in each ruleset."""
     slug, ruleset = request.param
     return kibitz.game(slug, ruleset)
+
+
+BUILDS = ["python", "native"]
+"""The builds of the rules: pure Python (the reference) and the native kernel."""
+
+
+@pytest.fixture(scope="module", params=BUILDS)
+def build(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs a test module once on each build of the rules (every registered game switched),
+    the native one skipped where it is not built; pure Python again afterwards."""
+    from kibitz import native
+    if request.param == "native" and native.load() is None:
+        pytest.skip(f"the native kernel is {native.problem()}")
+    native.use(request.param)
+    yield request.param
+    native.use("python")

@@ -19,6 +19,8 @@ from kibitz.notation import layout_of, state_from_layout
 
 from conftest import DATA
 
+pytestmark = pytest.mark.usefixtures("build")  # every transcript on each build of the rules
+
 FOLDER = Path(os.environ.get("KIBITZ_PYSOLFC_TRANSCRIPTS", DATA / "pysolfc-transcripts"))
 
 

@@ -6,7 +6,8 @@ opening state, which cards may move (*sources*), which piles take which cards
 and what happens after a move. :class:`Game` turns those into legal-move
 generation and :meth:`Game.apply`. The helpers below are the building blocks the
 game files share; beside each rule is its reason (:mod:`kibitz.reasons`), which says in
-words why that rule refuses a move.
+words why that rule refuses a move, and its native counterpart (:mod:`kibitz.counterparts`),
+from which the native kernel runs the game when it is built (:mod:`kibitz.native`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 from kibitz.cards import FACE_DOWN, IDENTITY, RANK_SYMBOLS, Card, card_text, is_red, rank_of, suit_of
+from kibitz.counterparts import (BuildsOn, EmptyPilesTakeAny, FoundationsTakeNext, StockClick, StockHasCards,
+                                 TopCards, counterpart)
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from kibitz.moves import DEAL, Move, parse_move
+from kibitz.native import Kernel, kernel_for
 from kibitz.piles import Foundation, PileKind, PileSpec
 from kibitz.reasons import (Attempt, capital, cards_words, explain_card, explain_illegal, kind_words, no_redeal_left,
                             pile_too_short, pile_words, reason_for, suit_words)
@@ -105,6 +109,9 @@ class Game:
         self._moves: dict[int, Move] = {}
         self._resolved: dict[Move, tuple[int, int]] = {}
         self._kind_cache: dict[tuple[PileKind, ...], tuple[int, ...]] = {}
+        self.kernel: Kernel | None = kernel_for(self)
+        """The native kernel that runs this game's moves (:mod:`kibitz.native`), or ``None``
+        for pure Python."""
 
     # -- description ---------------------------------------------------------
 
@@ -173,6 +180,9 @@ class Game:
         first empty pile of each group: the others would give the same position with its
         piles renamed.
         """
+        kernel = self.kernel
+        if kernel is not None:
+            return kernel.generate_moves(state, alike)
         rules = self.rules
         wants: Wants = {}
         anywhere: list[int] = []
@@ -202,12 +212,20 @@ class Game:
         """The state after a legal ``move``; raises :class:`IllegalMoveError` otherwise."""
         if isinstance(move, str):
             move = parse_move(move)
+        kernel = self.kernel
+        if kernel is not None:
+            after = kernel.apply(state, move)
+            if after is not None:
+                return after
         if move not in state.legal_moves:
             raise IllegalMoveError(self.explain_illegal(state, move))
         return self.apply_unchecked(state, move)
 
     def apply_unchecked(self, state: State, move: Move) -> State:
         """The state after ``move``, which must be one of ``state.legal_moves``."""
+        kernel = self.kernel
+        if kernel is not None:
+            return kernel.apply_unchecked(state, move)
         if move.target == "":
             after = self.rules.deal(self, state)
             assert after is not None, "deal applied where it is not legal"
@@ -402,6 +420,7 @@ def top_cards(*kinds: PileKind) -> SourceRule:
             if pile and not pile[-1] & FACE_DOWN:
                 units.append((i, 1, -1, pile[-1]))
     sources.__name__ = "top_cards_" + "_".join(k.name.lower() for k in kinds)
+    counterpart(sources, TopCards(kinds))
 
     @reason_for(sources)
     def only_the_top(attempt: Attempt) -> str | None:
@@ -444,6 +463,9 @@ def foundations_take_next(game: Game, state: State, wants: Wants, anywhere: list
             elif not 0 <= rank <= 12:
                 continue
         wants.setdefault(spec.suit * 13 + rank, []).append(i)
+
+
+counterpart(foundations_take_next, FoundationsTakeNext())
 
 
 @reason_for(foundations_take_next)
@@ -505,6 +527,7 @@ def builds_on(kind: PileKind, build: Build) -> TargetRule:
             if pile:
                 for c in table[pile[-1] & IDENTITY]:
                     wants.setdefault(c, []).append(i)
+    counterpart(targets, BuildsOn(kind, table))
 
     @reason_for(targets)
     def what_builds(attempt: Attempt) -> str | None:
@@ -531,6 +554,7 @@ def empty_piles_take_any(kind: PileKind) -> TargetRule:
         for i in game.indices((kind,)):
             if not piles[i]:
                 anywhere.append(i)
+    counterpart(targets, EmptyPilesTakeAny(kind))
     return targets
 
 
@@ -558,6 +582,9 @@ def stock_has_cards(game: Game, state: State) -> bool:
     return bool(state.piles[game.stock])
 
 
+counterpart(stock_has_cards, StockHasCards())
+
+
 def deal_while_stock_lasts(deal: Callable[["Game", list[bytes]], None]) -> DealRule:
     """The stock click of a game without redeals: ``deal`` onto the piles while the stock has cards."""
 
@@ -567,6 +594,7 @@ def deal_while_stock_lasts(deal: Callable[["Game", list[bytes]], None]) -> DealR
         piles = list(state.piles)
         deal(game, piles)
         return State(game, tuple(piles), state.round, state.base)
+    counterpart(stock_click, StockClick(deal))  # the counterpart of ``deal``: a Deal
 
     @reason_for(stock_click)
     def no_redeal(attempt: Attempt) -> str | None:

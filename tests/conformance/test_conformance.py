@@ -31,6 +31,8 @@ from conformance import reference
 from conformance.checks import check_apply, check_state, choose, play_and_check_undo
 from conftest import GAMES_AND_RULESETS as PAIRS
 
+pytestmark = pytest.mark.usefixtures("build")  # every test on each build of the rules
+
 PAIR_IDS = [f"{slug}-{ruleset}" for slug, ruleset in PAIRS]
 MAX_STEPS = 300
 """Moves per play-out at most."""

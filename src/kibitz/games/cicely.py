@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kibitz.counterparts import Deal, counterpart
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
@@ -32,6 +33,9 @@ def deal_passes(game: Game, piles: list[bytes]) -> None:
         for i in game.tableau:
             dealt, piles[game.stock] = deal_cards(piles[game.stock], 1)
             piles[i] += dealt
+
+
+counterpart(deal_passes, Deal((TABLEAU,), passes=PASSES))
 
 
 def opening(game: Game, number: int) -> State:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from kibitz.cards import IDENTITY, card_text
+from kibitz.counterparts import (BaseUnset, ChooseBase, Clause, Deal, Gather, Never, Not, OneCard, Permits, PilesEmpty,
+                                 Redeal, RedealNeeds, Runs, SourceIs, StockClick, StockTop, TargetEmpty, TargetIs,
+                                 TopCardAndWholeRun, WholePile, counterpart)
 from kibitz.deals import shuffle
 from kibitz.piles import FROM_BASE, PileKind, layout
 from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, Unit,
@@ -62,6 +65,9 @@ def tableau_runs(game: Game, state: State, units: list[Unit]) -> None:
                 units.append((i, n, -1, pile[-n]))
 
 
+counterpart(tableau_runs, Runs(TABLEAU, DOWN_ALTERNATE_WRAP.takes))
+
+
 @reason_for(tableau_runs)
 def not_a_run(attempt: Attempt) -> str | None:
     if attempt.source_kind is not TABLEAU or not attempt.visible:
@@ -80,6 +86,9 @@ def tableau_whole_piles(game: Game, state: State, units: list[Unit]) -> None:
             units.append((i, 1, -1, pile[-1]))
             if len(pile) > 1 and run_length(pile) == len(pile):
                 units.append((i, len(pile), -1, pile[0]))
+
+
+counterpart(tableau_whole_piles, TopCardAndWholeRun(TABLEAU, DOWN_ALTERNATE_WRAP.takes))
 
 
 WHOLE_PILE_ONLY = ("In these rules cards move between tableau piles only as a whole pile in sequence; "
@@ -102,6 +111,9 @@ def stock_top(game: Game, state: State, units: list[Unit]) -> None:
     stock = state.piles[game.stock]
     if stock:
         units.append((game.stock, 1, -1, stock[-1] & IDENTITY))
+
+
+counterpart(stock_top, StockTop())
 
 
 STOCK_TOP_ONLY = ("Only the stock's top card can move: into an empty tableau pile, "
@@ -133,6 +145,17 @@ def permits_standard(game: Game, state: State, source: int, target: int, count: 
     if kind is WASTE:
         return True
     return kind is STOCK and not state.piles[game.waste or 0]
+
+
+counterpart(permits_standard, Permits((
+    Clause(when=(BaseUnset(),), then=(SourceIs((RESERVE,)), TargetIs((FOUNDATION,)))),
+    Clause(when=(TargetIs((FOUNDATION,)),), then=(OneCard(), Not(SourceIs((STOCK,))))),
+    Clause(when=(Not(TargetEmpty()),), then=(Not(SourceIs((STOCK,))),)),
+    Clause(when=(SourceIs((RESERVE,)),), then=()),
+    Clause(when=(Not(PilesEmpty((RESERVE,))),), then=(Never(),)),
+    Clause(when=(SourceIs((WASTE,)),), then=()),
+    Clause(when=(), then=(SourceIs((STOCK,)), PilesEmpty((WASTE,)))),
+)))
 
 
 FIRST_FROM_RESERVE = "The first card on a foundation must come from the reserve; it sets the base rank."
@@ -176,6 +199,16 @@ def permits_pysolfc(game: Game, state: State, source: int, target: int, count: i
     return kind is WASTE and reserve_is_empty(game, state)
 
 
+counterpart(permits_pysolfc, Permits((
+    Clause(when=(BaseUnset(),), then=(SourceIs((RESERVE,)),)),
+    Clause(when=(TargetIs((FOUNDATION,)),), then=(OneCard(),)),
+    Clause(when=(SourceIs((TABLEAU,)),), then=(WholePile(),)),
+    Clause(when=(Not(TargetEmpty()),), then=()),
+    Clause(when=(SourceIs((RESERVE,)),), then=()),
+    Clause(when=(), then=(SourceIs((WASTE,)), PilesEmpty((RESERVE,)))),
+)))
+
+
 @reason_for(permits_pysolfc)
 def pysolfc_refusal(attempt: Attempt) -> str | None:
     game, state, source, target = attempt.game, attempt.state, attempt.source, attempt.target
@@ -200,6 +233,9 @@ def choose_base(game: Game, piles: list[bytes], source: int, target: int, base: 
     return base
 
 
+counterpart(choose_base, ChooseBase())
+
+
 def stock_click(game: Game, state: State) -> State | None:
     """Turn one card onto the waste; in round 1 an empty stock turns the waste over."""
     if state.base is None:
@@ -216,6 +252,10 @@ def stock_click(game: Game, state: State) -> State | None:
         piles[waste] = b""
         return State(game, tuple(piles), state.round + 1, state.base)
     return None
+
+
+counterpart(stock_click, StockClick(Deal(("w",)), Redeal(Gather(("w",)), RedealNeeds.CARDS_TO_GATHER, deal_after=False),
+                                    needs_base=True))
 
 
 @reason_for(stock_click)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Callable
 
 from kibitz.cards import FACE_DOWN
+from kibitz.counterparts import (Deal, DealsByRound, EveryCardOfFaceUpPiles, Gather, Redeal, RedealNeeds, StockClick,
+                                 counterpart)
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
@@ -47,6 +49,13 @@ def deal_round(game: Game, piles: list[bytes], round: int) -> None:
             piles[pile] = piles[pile].translate(FACE_UP)
 
 
+counterpart(deal_round, DealsByRound((
+    Deal(("r1", PileKind.TABLEAU, "r2"), face_down=(PileKind.RESERVE,),
+         face_up_when_stock_empties=(PileKind.RESERVE,)),
+    Deal((PileKind.TABLEAU,), from_round=INFO.redeals + 1),
+)))
+
+
 def opening_from(game: Game, pack: list[int]) -> State:
     """The opening: the first deal of six from ``pack`` (creation indices, last on top)."""
     piles = [b""] * len(game.piles)
@@ -69,6 +78,9 @@ def reserve_cards(game: Game, state: State, units: list[Unit]) -> None:
                 units.append((i, 1, k if k < top else -1, c))
 
 
+counterpart(reserve_cards, EveryCardOfFaceUpPiles((PileKind.RESERVE,)))
+
+
 @reason_for(reserve_cards)
 def reserve_face_down(attempt: Attempt) -> str | None:
     """The reserve plays only once it is face up, and one card at a time."""
@@ -85,10 +97,16 @@ def redeal_order_standard(game: Game, piles: list[bytes]) -> list[bytes]:
     return [r2, r1] + [piles[i] for i in game.tableau]
 
 
+counterpart(redeal_order_standard, Gather(("r2", "r1", PileKind.TABLEAU)))
+
+
 def redeal_order_pysolfc(game: Game, piles: list[bytes]) -> list[bytes]:
     """PySolFC gathers the reserve on top of the stock: r2, then r1, then t4 .. t1 dealt."""
     r1, r2 = (piles[i] for i in game.reserve)
     return [piles[i] for i in game.tableau] + [r1, r2]
+
+
+counterpart(redeal_order_pysolfc, Gather((PileKind.TABLEAU, "r1", "r2")))
 
 
 GatherOrder = Callable[[Game, list[bytes]], list[bytes]]
@@ -109,6 +127,7 @@ def stock_click(gather: GatherOrder) -> DealRule:
             round += 1
         deal_round(game, piles, round)
         return State(game, tuple(piles), round, state.base)
+    counterpart(deal, StockClick(deal_round, Redeal(gather, RedealNeeds.GAME_NOT_WON, deal_after=True)))
 
     @reason_for(deal)
     def no_deal(attempt: Attempt) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kibitz.counterparts import Deal, counterpart
 from kibitz.deals import shuffle
 from kibitz.piles import TWICE_UP, PileKind, Spread, layout
 from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
@@ -32,6 +33,9 @@ def deal_reserve(game: Game, piles: list[bytes]) -> None:
     for i in game.reserve:
         dealt, piles[game.stock] = deal_cards(piles[game.stock], PACKET)
         piles[i] += dealt
+
+
+counterpart(deal_reserve, Deal((RESERVE,), packet=PACKET))
 
 
 def opening(game: Game, number: int) -> State:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from kibitz.cards import ACE, KING
+from kibitz.counterparts import (Backwards, Clause, Deal, Gather, Permits, Redeal, RedealNeeds, Refill, SourceIs,
+                                 StockClick, TargetIs, counterpart)
 from kibitz.deals import fisher_yates, shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
@@ -57,6 +59,9 @@ def deal_columns(game: Game, piles: list[bytes]) -> None:
         piles[i] += dealt
 
 
+counterpart(deal_columns, Deal((TABLEAU,), packet=COLUMN))
+
+
 def opening_with(adjust: object) -> object:
     def opening(game: Game, number: int) -> State:
         """One card to each cell, then four to each column."""
@@ -79,6 +84,9 @@ def refill_columns(game: Game, piles: list[bytes], source: int, target: int, bas
     return base
 
 
+counterpart(refill_columns, Refill(TABLEAU, COLUMN))
+
+
 def stock_click(game: Game, state: State) -> State | None:
     """Deal four to each column; with the stock empty, redeal the columns (needs a card in them)."""
     piles = list(state.piles)
@@ -94,6 +102,10 @@ def stock_click(game: Game, state: State) -> State | None:
     return State(game, tuple(piles), round, state.base)
 
 
+counterpart(stock_click, StockClick(deal_columns, Redeal(Gather((Backwards(TABLEAU),)), RedealNeeds.CARDS_TO_GATHER,
+                                                         deal_after=True)))
+
+
 @reason_for(stock_click)
 def no_deal(attempt: Attempt) -> str | None:
     game, state = attempt.game, attempt.state
@@ -107,6 +119,9 @@ def no_deal(attempt: Attempt) -> str | None:
 def cells_take_from_tableau(game: Game, state: State, source: int, target: int, count: int) -> bool:
     """Standard: an empty cell takes only a column's top card."""
     return game.kinds[target] is not RESERVE or game.kinds[source] is TABLEAU
+
+
+counterpart(cells_take_from_tableau, Permits((Clause(when=(TargetIs((RESERVE,)),), then=(SourceIs((TABLEAU,)),)),)))
 
 
 @reason_for(cells_take_from_tableau)

@@ -1,0 +1,457 @@
+//! The Python face of the kernel: `kibitz_native.Kernel`, one per game and ruleset.
+//!
+//! A kernel reads kibitz's `State` in place (its piles are `bytes`, read without copying),
+//! runs the rules in Rust and answers with Python values: the game's own shared `Move`
+//! objects (made once by `Game.move` and kept) and new `State` objects whose unchanged piles
+//! are the very `bytes` objects of the state before. Each call converts at the boundary
+//! once, never per card.
+//!
+//! No Python code runs while the kernel's cache is locked: objects are only counted in or
+//! out there, so a finalizer or another thread can never find it locked by its own caller.
+
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::exceptions::{PyAssertionError, PyTypeError, PyValueError};
+use pyo3::ffi;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple, PyType};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::apply::apply;
+use crate::generate::{generate, CardMove, Move, MoveList};
+use crate::position::{Edit, Position};
+use crate::spec::{Spec, MAX_PILES};
+
+/// How many distinct `alike` groupings a kernel remembers.
+const ALIKE_CACHE: usize = 16;
+
+/// The moves a kernel has handed out, both ways, and the groupings it has read.
+#[derive(Default)]
+struct Cache {
+    by_code: FxHashMap<u32, Py<PyAny>>,
+    by_object: FxHashMap<usize, Move>,
+    alike: Vec<(Py<PyAny>, Vec<u8>)>,
+}
+
+/// The slots of `State`, in the order [`Kernel::new_state`] fills them.
+const SLOTS: [&str; 5] = ["game", "piles", "round", "base", "_legal"];
+
+/// How new `State` objects are made.
+enum Making {
+    /// `State` is a plain Python class with `__slots__` (no `__new__` of its own): allocate
+    /// it and fill its slots at these offsets, as `object.__new__` and `object.__setattr__` do.
+    Slots([ffi::Py_ssize_t; 5]),
+    /// Anything else (a compiled `State`): call `State(game, piles, round, base)`.
+    Call,
+}
+
+/// The rules of one game in one ruleset, run natively.
+#[pyclass(frozen, module = "kibitz_native")]
+pub struct Kernel {
+    spec: Spec,
+    game: Py<PyAny>,
+    state_type: Py<PyType>,
+    making: Making,
+    deal: Py<PyAny>,
+    cache: Mutex<Cache>,
+}
+
+/// How to make `State` objects of `state_type`.
+fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
+    let py = state_type.py();
+    let new = state_type.getattr(intern!(py, "__new__"))?;
+    let plain = py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?;
+    let fallback = Making::Call;
+    if !new.is(&plain) {
+        return Ok(fallback);
+    }
+    let own = state_type.getattr(intern!(py, "__dict__"))?;
+    let mut offsets: [ffi::Py_ssize_t; 5] = [0; 5];
+    for (offset, name) in offsets.iter_mut().zip(SLOTS) {
+        let Ok(descriptor) = own.get_item(name) else { return Ok(fallback) };
+        // SAFETY: the descriptor is checked to be a member descriptor before it is read as one.
+        unsafe {
+            if ffi::Py_TYPE(descriptor.as_ptr()) != &raw mut ffi::PyMemberDescr_Type {
+                return Ok(fallback);
+            }
+            let member = (*descriptor.as_ptr().cast::<ffi::PyMemberDescrObject>()).d_member;
+            if (*member).type_code != ffi::Py_T_OBJECT_EX || (*member).flags & ffi::Py_READONLY != 0 {
+                return Ok(fallback);
+            }
+            *offset = (*member).offset;
+        }
+    }
+    Ok(Making::Slots(offsets))
+}
+
+/// The piles of a state's `piles` tuple, borrowed in place.
+fn read_piles<'a>(piles: &'a Bound<'_, PyTuple>, out: &mut [&'a [u8]; MAX_PILES]) -> PyResult<usize> {
+    let count = piles.len();
+    if count > MAX_PILES {
+        return Err(PyValueError::new_err(format!("a state with {count} piles")));
+    }
+    for (k, slot) in out.iter_mut().take(count).enumerate() {
+        // SAFETY: k is within the tuple; each item is checked to be a bytes object, immutable
+        // and held by the tuple, which outlives 'a.
+        *slot = unsafe {
+            let item = ffi::PyTuple_GET_ITEM(piles.as_ptr(), k as ffi::Py_ssize_t);
+            if ffi::PyBytes_Check(item) == 0 {
+                return Err(PyTypeError::new_err("a state's piles must be bytes"));
+            }
+            std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(item).cast::<u8>(), ffi::Py_SIZE(item) as usize)
+        };
+    }
+    Ok(count)
+}
+
+/// A tuple of `items`, whose references it takes over.
+fn tuple_of<'py>(py: Python<'py>, items: &[*mut ffi::PyObject]) -> PyResult<Bound<'py, PyTuple>> {
+    // SAFETY: each item is an owned reference; the new tuple steals them (or they are
+    // released when it cannot be made).
+    unsafe {
+        let tuple = ffi::PyTuple_New(items.len() as ffi::Py_ssize_t);
+        if tuple.is_null() {
+            items.iter().for_each(|&item| ffi::Py_DECREF(item));
+            return Err(PyErr::fetch(py));
+        }
+        for (k, &item) in items.iter().enumerate() {
+            ffi::PyTuple_SET_ITEM(tuple, k as ffi::Py_ssize_t, item);
+        }
+        Ok(Bound::from_owned_ptr(py, tuple).cast_into_unchecked())
+    }
+}
+
+/// A state's parts as the kernel reads them, with the Python objects they came from.
+struct Read<'py> {
+    piles: Bound<'py, PyTuple>,
+    round_object: Bound<'py, PyAny>,
+    base_object: Bound<'py, PyAny>,
+    round: u32,
+    base: Option<u8>,
+}
+
+impl<'py> Read<'py> {
+    /// Reads `state`'s parts, straight from its slots when the kernel knows where they are.
+    fn of(state: &Bound<'py, PyAny>, making: &Making, state_type: &Py<PyType>) -> PyResult<Self> {
+        let py = state.py();
+        let [piles, round_object, base_object] = match (making, state.get_type().is(state_type.bind(py))) {
+            (Making::Slots(offsets), true) => {
+                let slots = [offsets[1], offsets[2], offsets[3]].map(|offset| {
+                    // SAFETY: `state` is exactly `State`, whose slots lie at these offsets.
+                    unsafe { *state.as_ptr().cast::<u8>().offset(offset).cast::<*mut ffi::PyObject>() }
+                });
+                if slots.iter().any(|slot| slot.is_null()) {
+                    return Err(PyValueError::new_err("a State with an empty slot"));
+                }
+                // SAFETY: live objects held by `state`, counted in here.
+                slots.map(|slot| unsafe { Bound::from_borrowed_ptr(py, slot) })
+            }
+            _ => [
+                state.getattr(intern!(py, "piles"))?,
+                state.getattr(intern!(py, "round"))?,
+                state.getattr(intern!(py, "base"))?,
+            ],
+        };
+        let piles = piles.cast_into::<PyTuple>()?;
+        let round = round_object.extract()?;
+        let base = base_object.extract()?;
+        Ok(Read { piles, round_object, base_object, round, base })
+    }
+
+    /// Runs `f` on the position these objects hold.
+    fn with_position<T>(&self, f: impl FnOnce(&Position) -> PyResult<T>) -> PyResult<T> {
+        let mut slices: [&[u8]; MAX_PILES] = [&[]; MAX_PILES];
+        let count = read_piles(&self.piles, &mut slices)?;
+        f(&Position { piles: &slices[..count], round: self.round, base: self.base })
+    }
+}
+
+impl Kernel {
+    fn read<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Read<'py>> {
+        Read::of(state, &self.making, &self.state_type)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Cache> {
+        self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The shared `Move` objects of `moves`, made by `Game.move` the first time.
+    fn move_tuple<'py>(&self, py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyTuple>> {
+        let mut items: SmallVec<[*mut ffi::PyObject; 64]> = SmallVec::with_capacity(moves.len());
+        for attempt in 0..2 {
+            let mut missing: SmallVec<[Move; 8]> = SmallVec::new();
+            {
+                let cache = self.lock();
+                for mv in moves {
+                    match cache.by_code.get(&mv.code()) {
+                        Some(object) => {
+                            // SAFETY: a live object, counted in for the tuple.
+                            unsafe { ffi::Py_INCREF(object.as_ptr()) };
+                            items.push(object.as_ptr());
+                        }
+                        None => missing.push(*mv),
+                    }
+                }
+            }
+            if missing.is_empty() {
+                return tuple_of(py, &items);
+            }
+            // SAFETY: the references counted in above are released before trying again.
+            items.drain(..).for_each(|item| unsafe { ffi::Py_DECREF(item) });
+            if attempt == 0 {
+                for mv in missing {
+                    self.make_move(py, mv)?;
+                }
+            }
+        }
+        Err(PyAssertionError::new_err("a move the kernel made was not kept"))
+    }
+
+    /// Asks the game for the move object of `mv` and remembers it both ways.
+    fn make_move(&self, py: Python<'_>, mv: Move) -> PyResult<()> {
+        let object = match mv {
+            Move::Deal => self.deal.clone_ref(py),
+            Move::Cards(m) => {
+                let index: i64 = m.index.map_or(-1, i64::from);
+                self.game.bind(py).call_method1(intern!(py, "move"), (m.source, m.target, m.count, index))?.unbind()
+            }
+        };
+        let pointer = object.as_ptr() as usize;
+        let unused = {
+            let mut cache = self.lock();
+            match cache.by_code.entry(mv.code()) {
+                std::collections::hash_map::Entry::Occupied(_) => Some(object),
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(object);
+                    cache.by_object.insert(pointer, mv);
+                    None
+                }
+            }
+        };
+        drop(unused); // released with the cache unlocked
+        Ok(())
+    }
+
+    /// The kernel's reading of a `Move` object (one it handed out, or any equal one).
+    fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let py = mv.py();
+        if mv.is(self.deal.bind(py)) {
+            return Ok(Move::Deal);
+        }
+        if let Some(&known) = self.lock().by_object.get(&(mv.as_ptr() as usize)) {
+            return Ok(known);
+        }
+        let target = mv.getattr(intern!(py, "target"))?;
+        if target.cast::<PyString>()?.to_cow()?.is_empty() {
+            return Ok(Move::Deal);
+        }
+        let (source, target): (u8, u8) = self.game.bind(py).call_method1(intern!(py, "ends"), (mv,))?.extract()?;
+        let count: u16 = mv.getattr(intern!(py, "size"))?.extract()?;
+        let index: Option<u16> = mv.getattr(intern!(py, "position"))?.extract()?;
+        Ok(Move::Cards(CardMove { source, target, count, index }))
+    }
+
+    /// The groups of `alike` (a sequence of sets of pile indices) as one group number per pile.
+    fn groups(&self, alike: &Bound<'_, PyAny>, piles: usize) -> PyResult<Vec<u8>> {
+        let py = alike.py();
+        let immutable = alike.is_instance_of::<PyTuple>();
+        if immutable {
+            let cache = self.lock();
+            if let Some((_, groups)) = cache.alike.iter().find(|(known, _)| known.bind(py).is(alike)) {
+                return Ok(groups.clone());
+            }
+        }
+        let sets: Vec<Bound<'_, PyAny>> = alike.try_iter()?.collect::<PyResult<_>>()?;
+        let mut groups = vec![0u8; piles];
+        for (pile, group) in groups.iter_mut().enumerate() {
+            for (k, set) in sets.iter().enumerate() {
+                if set.contains(pile)? {
+                    *group = (k + 1) as u8;
+                    break;
+                }
+            }
+        }
+        if immutable {
+            let dropped = {
+                let mut cache = self.lock();
+                let dropped = if cache.alike.len() >= ALIKE_CACHE { Some(cache.alike.remove(0)) } else { None };
+                cache.alike.push((alike.clone().unbind(), groups.clone()));
+                dropped
+            };
+            drop(dropped);
+        }
+        Ok(groups)
+    }
+
+    /// A new `State` object holding `values` (in the order of [`SLOTS`]).
+    fn make_state<'py>(&self, py: Python<'py>, values: [&Bound<'py, PyAny>; 5]) -> PyResult<Bound<'py, PyAny>> {
+        match &self.making {
+            Making::Call => self.state_type.bind(py).call1((values[0], values[1], values[2], values[3])),
+            // SAFETY: as `object.__new__` does for a class with `__slots__`, allocate an
+            // instance (its slots empty), then fill each empty slot with a new reference, as
+            // `object.__setattr__` does through the slot's member descriptor.
+            Making::Slots(offsets) => unsafe {
+                let tp = self.state_type.as_ptr().cast::<ffi::PyTypeObject>();
+                let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+                let state = alloc(tp, 0);
+                if state.is_null() {
+                    return Err(PyErr::fetch(py));
+                }
+                for (&offset, value) in offsets.iter().zip(values) {
+                    let slot = state.cast::<u8>().offset(offset).cast::<*mut ffi::PyObject>();
+                    ffi::Py_INCREF(value.as_ptr());
+                    *slot = value.as_ptr();
+                }
+                Ok(Bound::from_owned_ptr(py, state))
+            },
+        }
+    }
+
+    /// A new `State` of the game from an edit of `read`'s position.
+    fn new_state<'py>(&self, py: Python<'py>, read: &Read<'py>, edit: &Edit) -> PyResult<Bound<'py, PyAny>> {
+        let mut items: SmallVec<[*mut ffi::PyObject; MAX_PILES]> = SmallVec::with_capacity(edit.len());
+        for k in 0..edit.len() {
+            // SAFETY: new bytes are owned references; old ones are counted in, and k is
+            // within the tuple the edit was made from.
+            let item = unsafe {
+                if edit.is_changed(k) {
+                    let pile = edit.pile(k);
+                    ffi::PyBytes_FromStringAndSize(pile.as_ptr() as *const _, pile.len() as ffi::Py_ssize_t)
+                } else {
+                    let item = ffi::PyTuple_GET_ITEM(read.piles.as_ptr(), k as ffi::Py_ssize_t);
+                    ffi::Py_INCREF(item);
+                    item
+                }
+            };
+            if item.is_null() {
+                // SAFETY: releases the references taken so far.
+                items.drain(..).for_each(|item| unsafe { ffi::Py_DECREF(item) });
+                return Err(PyErr::fetch(py));
+            }
+            items.push(item);
+        }
+        let piles = tuple_of(py, &items)?;
+        let round = if edit.round == read.round {
+            read.round_object.clone()
+        } else {
+            edit.round.into_pyobject(py)?.into_any()
+        };
+        let base = if edit.base == read.base {
+            read.base_object.clone()
+        } else {
+            edit.base.into_pyobject(py)?.into_any()
+        };
+        self.make_state(py, [self.game.bind(py), piles.as_any(), &round, &base, &py.None().into_bound(py)])
+    }
+
+    fn apply_move<'py>(&self, py: Python<'py>, state: &Bound<'py, PyAny>, mv: Move) -> PyResult<Bound<'py, PyAny>> {
+        let read = self.read(state)?;
+        read.with_position(|position| {
+            let edit = apply(&self.spec, position, mv)
+                .ok_or_else(|| PyAssertionError::new_err("deal applied where it is not legal"))?;
+            self.new_state(py, &read, &edit)
+        })
+    }
+}
+
+#[pymethods]
+impl Kernel {
+    /// A kernel for `game` (a `kibitz.rules.Game`) from its spec (JSON, see `kibitz.native`).
+    /// `state_type` is `kibitz.state.State` and `deal` the stock click `kibitz.moves.DEAL`.
+    #[new]
+    fn new(py: Python<'_>, spec: &str, game: Py<PyAny>, state_type: Py<PyType>, deal: Py<PyAny>) -> PyResult<Self> {
+        let spec = Spec::from_json(spec).map_err(PyValueError::new_err)?;
+        let making = making_of(state_type.bind(py))?;
+        Ok(Kernel { spec, game, state_type, making, deal, cache: Mutex::new(Cache::default()) })
+    }
+
+    /// Every legal move of `state`, as `Game.generate_moves` lists them.
+    #[pyo3(signature = (state, alike = None))]
+    fn generate_moves<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        alike: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let read = self.read(state)?;
+        let groups = match alike {
+            Some(alike) if alike.len()? > 0 => self.groups(alike, read.piles.len())?,
+            _ => Vec::new(),
+        };
+        let mut moves = MoveList::new();
+        read.with_position(|position| {
+            generate(&self.spec, position, &groups, &mut moves);
+            Ok(())
+        })?;
+        self.move_tuple(py, &moves)
+    }
+
+    /// The state after `move`, which must be legal in `state` (as `Game.apply_unchecked`).
+    fn apply_unchecked<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        r#move: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mv = self.resolve(r#move)?;
+        self.apply_move(py, state, mv)
+    }
+
+    /// The state after `move` (a `Move`) when it is one of `state.legal_moves`, else `None`.
+    fn apply<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        r#move: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let cached = match (&self.making, state.get_type().is(self.state_type.bind(py))) {
+            // SAFETY: `state` is exactly `State`, whose `_legal` slot lies at this offset.
+            (Making::Slots(offsets), true) => unsafe {
+                let slot = *state.as_ptr().cast::<u8>().offset(offsets[4]).cast::<*mut ffi::PyObject>();
+                (!slot.is_null()).then(|| Bound::from_borrowed_ptr(py, slot)).filter(|legal| !legal.is_none())
+            },
+            _ => None,
+        };
+        let legal = match cached {
+            Some(legal) => legal,
+            None => state.getattr(intern!(py, "legal_moves"))?,
+        }
+        .cast_into::<PyTuple>()?;
+        let found = legal.iter_borrowed().any(|item| item.is(r#move)) || legal.contains(r#move)?;
+        if !found {
+            return Ok(None);
+        }
+        self.apply_unchecked(py, state, r#move).map(Some)
+    }
+
+    /// How the kernel makes `State` objects: `"slots"` (filled in place) or `"call"` (by
+    /// calling `State`).
+    #[getter]
+    fn making(&self) -> &'static str {
+        match self.making {
+            Making::Slots(_) => "slots",
+            Making::Call => "call",
+        }
+    }
+
+    /// Whether every card of `state` is on a foundation.
+    fn is_won(&self, state: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.read(state)?.with_position(|position| Ok(position.is_won(&self.spec)))
+    }
+
+    /// How many legal moves `state` has, without making their Python objects; the moves are
+    /// generated `repeat` times (timing one call against many measures the boundary's cost).
+    #[pyo3(signature = (state, repeat = 1))]
+    fn count_moves(&self, state: &Bound<'_, PyAny>, repeat: usize) -> PyResult<usize> {
+        let mut moves = MoveList::new();
+        self.read(state)?.with_position(|position| {
+            for _ in 0..repeat.max(1) {
+                moves.clear();
+                generate(&self.spec, std::hint::black_box(position), &[], &mut moves);
+            }
+            Ok(moves.len())
+        })
+    }
+}

@@ -1,0 +1,34 @@
+//! The native kernel of kibitz's rules.
+//!
+//! kibitz declares each game from rule building blocks (sources, targets, permits, stock
+//! clicks, after-move rules) in Python; beside each rule function it declares the rule's
+//! native counterpart as typed data. This crate implements every building block once and
+//! runs a game from its [`spec::Spec`]: legal-move generation ([`generate`]) and apply
+//! ([`apply`]), with the same moves in the same order and the same positions as the Python
+//! rules, which stay the reference.
+//!
+//! With the `python` feature (the default) the crate is also the extension module
+//! `kibitz_native` ([`binding`]), which reads and makes kibitz's `State` objects.
+
+pub mod apply;
+pub mod cards;
+pub mod generate;
+pub mod permits;
+pub mod position;
+pub mod spec;
+
+#[cfg(feature = "python")]
+pub mod binding;
+
+/// The version of the spec format: `kibitz.native` refuses a module of another version.
+pub const SPEC_VERSION: u32 = 1;
+
+#[cfg(feature = "python")]
+#[pyo3::pymodule(gil_used = true)]
+mod kibitz_native {
+    #[pymodule_export]
+    use crate::binding::Kernel;
+
+    #[pymodule_export]
+    const SPEC_VERSION: u32 = crate::SPEC_VERSION;
+}
