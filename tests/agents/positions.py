@@ -10,27 +10,32 @@ import kibitz
 from kibitz.cards import FACE_DOWN, IDENTITY
 from kibitz.notation import check_state
 from kibitz.state import State
+from kibitz.view import View
 
 DEALS = (1, 2, 3)
 DEPTHS = (0, 9, 30)
 """Random moves played from the opening to reach each position."""
 
 
-def random_positions(game: kibitz.Game, deals: tuple[int, ...] = DEALS,
-                     depths: tuple[int, ...] = DEPTHS) -> Iterator[tuple[State, list[kibitz.Move]]]:
+def random_positions(game: kibitz.Game, deals: tuple[int, ...] = DEALS, depths: tuple[int, ...] = DEPTHS
+                     ) -> Iterator[tuple[State, list[kibitz.Move], list[View]]]:
     """For each deal, the positions after ``depths`` random moves (seeded by the deal), with
-    the moves played; a game that ends early gives its last position once."""
+    the moves played and the views before each; a game that ends early gives its last
+    position once."""
     for number in deals:
-        state, played, rng = game.deal(number), [], random.Random(number)
+        state, rng = game.deal(number), random.Random(number)
+        played: list[kibitz.Move] = []
+        earlier: list[View] = []
         given = set()
         for depth in depths:
             while len(played) < depth and state.legal_moves:
                 move = rng.choice(state.legal_moves)
+                earlier.append(state.view())
                 state = state.apply(move)
                 played.append(move)
             if state.key not in given:
                 given.add(state.key)
-                yield state, list(played)
+                yield state, list(played), list(earlier)
 
 
 def shuffle_hidden(state: State, rng: random.Random) -> State:

@@ -11,8 +11,8 @@ import kibitz
 from kibitz.agents import (AGENTS, HINT, SETTINGS, STUDY, Chance, NoMoveError, Setting, UnknownAgentError, agent,
                            chance, observe)
 from kibitz.agents import strong as strong_module
-from kibitz.agents.greedy import GreedyAgent, evaluate, is_reverse
-from kibitz.agents.play import play_out
+from kibitz.agents.greedy import GreedyAgent, evaluate, returning_moves, view_after
+from kibitz.agents.play import STALL_MOVES_PER_CARD, play_out, progress_of
 from kibitz.agents.sampling import (InconsistentObservationError, fill, is_consistent, sample, samples,
                                     stand_in)
 from kibitz.agents.strong import StrongAgent
@@ -29,7 +29,7 @@ CHEAP = Setting("test", samples=3, nodes=150, candidates=2)
 # -- observations ------------------------------------------------------------------
 
 def test_an_observation_tells_what_the_player_sees(any_game: kibitz.Game) -> None:
-    for state, played in random_positions(any_game, deals=(1,)):
+    for state, played, _ in random_positions(any_game, deals=(1,)):
         observation = observe(state, played)
         assert observation.view == state.view()
         assert observation.legal_moves == state.legal_moves
@@ -56,7 +56,7 @@ def test_the_opening_hides_what_the_rules_hide() -> None:
 
 def test_samples_fit_the_observation(any_game: kibitz.Game) -> None:
     rng = random.Random(1)
-    for state, played in random_positions(any_game, deals=(2,)):
+    for state, played, _ in random_positions(any_game, deals=(2,)):
         observation = observe(state, played)
         drawn = samples(observation, rng, 4)
         for deal in drawn:
@@ -129,7 +129,7 @@ def test_settings_are_checked() -> None:
 
 
 def test_each_agent_chooses_a_legal_move_and_the_same_one_for_the_same_seed(any_game: kibitz.Game) -> None:
-    for state, played in random_positions(any_game, deals=(3,), depths=(0, 20)):
+    for state, played, _ in random_positions(any_game, deals=(3,), depths=(0, 20)):
         if state.is_over():
             continue
         observation = observe(state, played)
@@ -170,7 +170,7 @@ def test_agents_refuse_a_finished_game() -> None:
 def test_greedy_plays_safe_moves_first_then_its_evaluation(any_game: kibitz.Game) -> None:
     greedy = GreedyAgent()
     checked = 0
-    for state, played in random_positions(any_game, deals=(1, 2), depths=(5, 25, 60)):
+    for state, played, _ in random_positions(any_game, deals=(1, 2), depths=(5, 25, 60)):
         if len(state.legal_moves) < 2:
             continue
         decision = greedy.decide(observe(state, played), random.Random(0))
@@ -193,16 +193,52 @@ def test_greedy_prefers_foundations() -> None:
     assert min(scores[m] for m in to_foundation) > max(scores[m] for m in others)
 
 
-def test_greedy_does_not_take_back_a_recent_move() -> None:
+def test_the_view_after_a_move_is_the_cores(any_game: kibitz.Game) -> None:
+    for state, _, _ in random_positions(any_game, deals=(2,)):
+        observation = observe(state)
+        stand = stand_in(observation)
+        for move in state.legal_moves:
+            assert view_after(observation.view, stand, move) == stand.game.apply_unchecked(stand, move).view()
+
+
+def test_a_move_back_to_a_position_seen_is_found() -> None:
     state = kibitz.game("tournament", "pysolfc").deal(1)  # a card may go from cell to cell
     move = next(m for m in state.legal_moves if m.source.startswith("r") and m.target.startswith("f"))
     state = state.apply(move)  # a cell is empty now
     cell_move = next(m for m in state.legal_moves if m.source.startswith("r") and m.target.startswith("r"))
     after = state.apply(cell_move)
     back = kibitz.Move(cell_move.target, cell_move.source)
-    assert back in after.legal_moves and is_reverse(back, cell_move)
+    assert back in after.legal_moves
+    remembering = observe(after, [move, cell_move], [state.view()])
+    assert returning_moves(remembering, stand_in(remembering)) == {back}
+    assert returning_moves(observe(after), stand_in(observe(after))) == frozenset()
     fresh = dict(evaluate(observe(after)))[back]
-    assert dict(evaluate(observe(after, [move, cell_move])))[back] == fresh - 200
+    assert dict(evaluate(remembering))[back] == fresh - 200
+
+
+def test_a_card_seen_going_under_a_squared_pile_is_remembered() -> None:
+    game = kibitz.game("kingsdown-eights")  # squared columns: a card built on hides the one below
+    for state, _, _ in random_positions(game, deals=(1, 2, 3, 4), depths=tuple(range(40))):
+        builds = [m for m in state.legal_moves if m.source[0] == m.target[:1] == "t"
+                  and len(state.pile(m.source)) == 1]
+        for move in builds:
+            after = state.apply(move)
+            back = kibitz.Move(move.target, move.source)
+            if back not in after.legal_moves:
+                continue
+            assert after.view().pile(move.target)[-2] is None  # the card under is hidden now
+            remembering = observe(after, [move], [state.view()])
+            assert back in returning_moves(remembering, stand_in(remembering))
+            return
+    pytest.fail("no move that can be taken back found")
+
+
+def test_the_two_stand_ins_differ_in_every_hidden_place_where_they_can() -> None:
+    for state, _, _ in random_positions(kibitz.game("grand-duchess"), deals=(1,), depths=(0, 30)):
+        observation = observe(state)
+        first, other = stand_in(observation), stand_in(observation, shift=observation.packs)
+        places = observation.hidden_places()
+        assert all(first.piles[i][k] != other.piles[i][k] for i, k, _ in places)
 
 
 @pytest.mark.parametrize("name", ["random", "greedy"])
@@ -210,7 +246,7 @@ def test_random_and_greedy_play_whole_games(any_game: kibitz.Game, name: str) ->
     for number in (1, 2):
         opening = any_game.deal(number)
         result = play_out(opening, agent(name), random.Random(number))
-        assert result.end in ("won", "no move left", "repeated position")
+        assert result.end in ("won", "no move left", "repeated position", "stalled")
         replayed = opening
         for move in result.moves:
             replayed = replayed.apply(move)
@@ -219,6 +255,18 @@ def test_random_and_greedy_play_whole_games(any_game: kibitz.Game, name: str) ->
             assert result.state.is_won()
         elif result.end == "no move left":
             assert not result.state.legal_moves
+        elif result.end == "stalled":  # the last moves brought nothing new: cards up, or cards seen
+            window = STALL_MOVES_PER_CARD * any_game.total_cards
+            states = [opening]
+            for move in result.moves:
+                states.append(states[-1].apply(move))
+            progress = [progress_of(state) for state in states]
+            start = len(progress) - 1 - window
+            assert start >= 0
+            same_round = [p for p in progress[:start + 1] if p[0] == progress[-1][0]]
+            assert same_round and all(
+                p[0] == progress[-1][0] and p[1] <= max(q[1] for q in same_round)
+                and p[2] >= min(q[2] for q in same_round) for p in progress[start:])
         else:
             positions = Counter([opening.key])
             state = opening
@@ -244,7 +292,7 @@ def test_the_strong_agent_searches_only_deals_that_fit_what_it_sees(
         searched.append(state)
         return real_solve(state, limits)
     monkeypatch.setattr(strong_module, "solve", recording_solve)
-    for state, played in random_positions(any_game, deals=(5,), depths=(3, 15)):
+    for state, played, _ in random_positions(any_game, deals=(5,), depths=(3, 15)):
         if state.is_over():
             continue
         observation = observe(state, played)

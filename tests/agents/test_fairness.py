@@ -22,7 +22,7 @@ SEEDS = {"random": (0, 11, 12), "greedy": (0, 11, 12), "strong": (11,)}
 def test_a_shuffle_changes_the_hidden_cards_and_nothing_the_player_sees(any_game: kibitz.Game) -> None:
     rng = random.Random(5)
     changed = 0
-    for state, _ in random_positions(any_game):
+    for state, _, _ in random_positions(any_game):
         shuffled = differently_hidden(state, rng)
         if shuffled is None:
             continue
@@ -35,7 +35,7 @@ def test_a_shuffle_changes_the_hidden_cards_and_nothing_the_player_sees(any_game
 def test_every_agent_answers_the_same_whatever_the_hidden_cards(any_game: kibitz.Game) -> None:
     rng = random.Random(7)
     compared = 0
-    for state, played in random_positions(any_game):
+    for state, played, earlier in random_positions(any_game):
         if state.is_over():
             continue
         shuffled = differently_hidden(state, rng)
@@ -45,9 +45,11 @@ def test_every_agent_answers_the_same_whatever_the_hidden_cards(any_game: kibitz
         for name in AGENTS:
             player = agent(name, CHEAP)
             for seed in SEEDS[name]:
-                truth = player.decide(observe(state, played), random.Random(seed))
-                other = player.decide(observe(shuffled, played), random.Random(seed))
-                assert truth == other, (name, seed, format_state(state))
+                for told in ((), played):  # with the moves played and the views seen, or without
+                    past = earlier if told else []
+                    truth = player.decide(observe(state, told, past), random.Random(seed))
+                    other = player.decide(observe(shuffled, told, past), random.Random(seed))
+                    assert truth == other, (name, seed, format_state(state))
         assert (chance(observe(state, played), random.Random(2), CHEAP)
                 == chance(observe(shuffled, played), random.Random(2), CHEAP))
     assert compared >= 3
@@ -64,7 +66,7 @@ def hint_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, objec
 def test_the_hint_command_answers_the_same_whatever_the_hidden_cards(
         any_game: kibitz.Game, capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(3)
-    state, shuffled = next((state, shuffled) for state, _ in random_positions(any_game, (4, 5, 6), (12, 6))
+    state, shuffled = next((state, shuffled) for state, _, _ in random_positions(any_game, (4, 5, 6), (12, 6))
                            if not state.is_over() and (shuffled := differently_hidden(state, rng)) is not None)
     for name in AGENTS:
         options = ["--agent", name, "--seed", "5", "--setting", "study"]

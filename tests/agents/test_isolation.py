@@ -53,7 +53,7 @@ def plain(value: object, path: str = "observation") -> None:
 
 
 def test_an_observation_holds_only_plain_data(any_game: kibitz.Game) -> None:
-    for state, played in random_positions(any_game, deals=(1,), depths=(0, 15)):
+    for state, played, _ in random_positions(any_game, deals=(1,), depths=(0, 15)):
         observation = observe(state, played)
         plain(observation)
         assert not any(isinstance(getattr(observation, f.name), (bytes, kibitz.State))

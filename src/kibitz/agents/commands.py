@@ -22,6 +22,7 @@ from kibitz.study.commands import whole_number
 
 if TYPE_CHECKING:
     from kibitz.state import State
+    from kibitz.view import View
 
 MAX_SEED = 2**64 - 1
 """The largest ``--seed``."""
@@ -74,9 +75,9 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     hint.set_defaults(run=run_hint)
 
 
-def position(args: argparse.Namespace) -> tuple[State, int | None, list[Move]]:
-    """The position the arguments name: the state, the deal number (``None`` for a state) and
-    the moves played from there to it."""
+def position(args: argparse.Namespace) -> tuple[State, int | None, list[Move], list[View]]:
+    """The position the arguments name: the state, the deal number (``None`` for a state),
+    the moves played from there to it and the views of the positions before it."""
     from kibitz.notation import parse_state
     info = find(args.game)
     if (args.number is None) == (args.state is None):
@@ -95,19 +96,21 @@ def position(args: argparse.Namespace) -> tuple[State, int | None, list[Move]]:
         number = parse_deal_number(args.number)
         state = find_game(info.slug, ruleset).deal(number)
     played: list[Move] = []
+    earlier: list[View] = []
     for k, text in enumerate(args.moves.split(), 1):
         try:
             move = state.parse_move(text)
         except KibitzError as error:
             raise HintError(f"--moves: move {k} ({quoted(text)}): {error}") from None
+        earlier.append(state.view())
         state = state.apply(move)
         played.append(move)
-    return state, number, played
+    return state, number, played, earlier
 
 
 def run_hint(args: argparse.Namespace) -> int:
     """``kibitz hint GAME (NUMBER | --state STATE)``."""
-    state, number, played = position(args)
+    state, number, played, earlier = position(args)
     game = state.game
     data: dict[str, Any] = {"game": game.slug, "ruleset": game.ruleset, "deal": number,
                             "moves_played": len(played), "peek": bool(args.peek)}
@@ -116,7 +119,7 @@ def run_hint(args: argparse.Namespace) -> int:
     elif args.peek:
         data.update(peek_answer(state))
     else:
-        data.update(agent_answer(state, played, args.agent, args.setting, args.seed))
+        data.update(agent_answer(state, played, earlier, args.agent, args.setting, args.seed))
     if args.json:
         sys.stdout.write(json.dumps(data) + "\n")
     else:
@@ -124,11 +127,12 @@ def run_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def agent_answer(state: State, played: list[Move], name: str, setting_name: str, seed: int) -> dict[str, Any]:
+def agent_answer(state: State, played: list[Move], earlier: list[View], name: str, setting_name: str,
+                 seed: int) -> dict[str, Any]:
     """The agent's decision, from the observation of ``state`` only."""
     from kibitz.agents import SETTINGS, agent, observe
     setting = SETTINGS[setting_name]
-    decision = agent(name, setting).decide(observe(state, played), random.Random(seed))
+    decision = agent(name, setting).decide(observe(state, played, earlier), random.Random(seed))
     answer: dict[str, Any] = {
         "move": str(decision.move), "agent": name, "seed": seed, "reason": decision.reason,
         "considered": [{"move": str(move), "score": round(score, 6)} for move, score in decision.scores],

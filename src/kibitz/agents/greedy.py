@@ -12,8 +12,8 @@ player sees, and the best is played (ties drawn with the generator):
   from the reserve;
 - -15 for a move onto an empty pile (it uses up a space or a cell); a whole pile moved onto
   an empty pile of the same kind scores -20 in all (it changes nothing the player can use);
-- -200 for a move that takes back one of the last :data:`RECENT` moves played (when the
-  observation tells them);
+- -200 for a move back to a position seen earlier in the game (when the observation tells
+  which, :attr:`Observation.earlier`): going round in circles is never progress;
 - a deal (or redeal) scores 1: it comes after every useful move, before moves that
   achieve nothing that the player can see.
 
@@ -27,11 +27,12 @@ import random
 
 from kibitz.agents.base import Decision, check_observation
 from kibitz.agents.observation import Observation
-from kibitz.agents.sampling import stand_in
+from kibitz.agents.sampling import Sample, stand_in
 from kibitz.autoplay import is_safe
 from kibitz.moves import Move
 from kibitz.piles import PileKind
 from kibitz.registry import game as find_game
+from kibitz.view import View, is_hidden
 
 TO_FOUNDATION = 100
 OFF_FOUNDATION = -100
@@ -41,18 +42,12 @@ EMPTIES_TABLEAU = 20
 EMPTIES_RESERVE = 10
 FROM_RESERVE = 5
 ONTO_EMPTY = -15
-TAKES_BACK = -200
+GOES_BACK = -200
 PILE_TO_SPACE = -20
 DEAL = 1
 MEASURE = "greedy evaluation"
-RECENT = 8
-"""How many of the last moves played a move should not take back."""
-
-
-def is_reverse(move: Move, previous: Move) -> bool:
-    """True when ``move`` puts back the cards ``previous`` moved."""
-    return (not move.is_deal and not previous.is_deal and move.source == previous.target
-            and move.target == previous.source and move.size == previous.size and move.position is None)
+RECENT = 16
+"""How many of the last views seen a move that shows a hidden card is compared with."""
 
 
 def safe_moves(observation: Observation) -> list[Move]:
@@ -61,12 +56,84 @@ def safe_moves(observation: Observation) -> list[Move]:
     return [move for move in observation.legal_moves if is_safe(state, move)]
 
 
+def reveals(observation: Observation, move: Move) -> bool:
+    """True when ``move`` shows a card the player does not see now: it moves a hidden card,
+    uncovers one, or deals."""
+    if move.is_deal:
+        return True
+    pile = observation.pile(move.source)
+    if move.position is not None:
+        return pile[move.position] is None
+    bottom = len(pile) - move.size
+    return pile[bottom] is None or (bottom > 0 and pile[bottom - 1] is None)
+
+
+def returning_moves(observation: Observation, state: Sample) -> frozenset[Move]:
+    """The legal moves that lead back to a position the player has seen earlier in the game
+    (:attr:`Observation.earlier`); ``state`` is the stand-in of ``observation``.
+
+    The view after a move that shows no hidden card follows from the view. After one that
+    shows a card hidden now (not a deal), the view is compared with the last :data:`RECENT`
+    views seen, the places it shows anew matching any card seen there: a card covered in a
+    squared pile a few moves ago is the one the player saw go under. Which places a move
+    shows anew is found by making it in two stand-ins with different cards in every hidden
+    place."""
+    if not observation.earlier:
+        return frozenset()
+    seen = frozenset(observation.earlier)
+    recent = observation.earlier[-RECENT:]
+    other: Sample | None = None
+    back = []
+    for move in observation.legal_moves:
+        if move.is_deal:
+            continue
+        after = view_after(observation.view, state, move)
+        if not reveals(observation, move):
+            if after in seen:
+                back.append(move)
+            continue
+        if other is None:
+            other = stand_in(observation, shift=observation.packs)
+        shown = view_after(observation.view, other, move)
+        if any(_matches(after, shown, earlier) for earlier in recent):
+            back.append(move)
+    return frozenset(back)
+
+
+def view_after(view: View, state: Sample, move: Move) -> View:
+    """The view after ``move`` in ``state``, whose view is ``view`` (the piles the move leaves
+    alone keep their view)."""
+    game = state.game
+    after = game.apply_unchecked(state, move)
+    piles = tuple(
+        shown if new is old else tuple(None if is_hidden(spec.spread, spec.kind, new, k) else new[k]
+                                       for k in range(len(new)))
+        for spec, shown, old, new in zip(game.piles, view.piles, state.piles, after.piles))
+    return View(view.slug, view.ruleset, view.pile_names, piles, after.round, after.base)
+
+
+def _matches(after: View, shown: View, earlier: View) -> bool:
+    """True when ``earlier`` is ``after`` up to the places where ``after`` and ``shown`` differ
+    (the cards a move shows anew), which ``earlier`` must show."""
+    if earlier.round != after.round or earlier.base != after.base:
+        return False
+    for pile, other, then in zip(after.piles, shown.piles, earlier.piles):
+        if pile == then:
+            continue
+        if len(pile) != len(then):
+            return False
+        for card, guess, seen in zip(pile, other, then):
+            if card != seen and (card == guess or seen is None):
+                return False
+    return True
+
+
 def evaluate(observation: Observation) -> list[tuple[Move, float]]:
     """Every legal move with its score (see the module docstring), in the referee's order."""
     game = find_game(observation.slug, observation.ruleset)
     view = observation.view
     state = stand_in(observation)
-    recent = observation.played[-RECENT:]
+    returning = returning_moves(observation, state)
     scored: list[tuple[Move, float]] = []
     for move in observation.legal_moves:
         if move.is_deal:
@@ -76,17 +143,17 @@ def evaluate(observation: Observation) -> list[tuple[Move, float]]:
         source_kind, target_kind = game.kinds[source], game.kinds[target]
         pile = view.piles[source]
         bottom = move.position if move.position is not None else len(pile) - move.size
-        takes_back = TAKES_BACK if any(is_reverse(move, earlier) for earlier in recent) else 0
+        back = GOES_BACK if move in returning else 0
         if bottom == 0 and move.position is None and not view.piles[target] and source_kind is target_kind:
-            scored.append((move, PILE_TO_SPACE + takes_back))
+            scored.append((move, PILE_TO_SPACE + back))
             continue
-        score = takes_back
+        score = back
         if target_kind is PileKind.FOUNDATION and source_kind is not PileKind.FOUNDATION:
             score += TO_FOUNDATION
         if source_kind is PileKind.FOUNDATION and target_kind is not PileKind.FOUNDATION:
             score += OFF_FOUNDATION
         uncovered = bottom - 1 if move.position is None else None
-        if pile[bottom] is None or (uncovered is not None and uncovered >= 0 and pile[uncovered] is None):
+        if reveals(observation, move):
             score += REVEALS
         elif uncovered is not None and uncovered >= 0 and source_kind is not PileKind.FOUNDATION:
             after = game.apply_unchecked(state, move)

@@ -3,10 +3,10 @@
 An observation holds the game and ruleset, the player's :class:`~kibitz.view.View` (each
 pile bottom to top, ``None`` for a hidden card, the round and the base rank), what the
 player sees of each card (whether it lies face down), the legal moves as the referee
-lists them, and the moves played so far (which are public). It holds no state and no
-pile of one: only strings, numbers, tuples and moves, so an agent cannot reach the cards
-it may not see. :func:`observe` is the one function that makes an observation from a
-state; it is the referee's side of the table.
+lists them, and what is public of the game so far: the moves played and the views seen.
+It holds no state and no pile of one: only strings, numbers, tuples, views and moves, so an
+agent cannot reach the cards it may not see. :func:`observe` is the one function that makes
+an observation from a state; it is the referee's side of the table.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ class Observation:
     """Packs of 52 cards in the game."""
     played: tuple[Move, ...] = ()
     """The moves played so far in this game, when the referee tells them (public knowledge)."""
+    earlier: tuple[View, ...] = ()
+    """The views of the positions seen earlier in this game, oldest first, when the referee
+    tells them (the player saw them)."""
 
     @property
     def slug(self) -> str:
@@ -73,8 +76,10 @@ class Observation:
         return sum(card is None for pile in self.view.piles for card in pile)
 
 
-def observe(state: State, played: Iterable[Move] = ()) -> Observation:
-    """The observation of ``state`` by its player; ``played``: the moves made so far, if known."""
+def observe(state: State, played: Iterable[Move] = (), earlier: Iterable[View] = ()) -> Observation:
+    """The observation of ``state`` by its player; ``played``: the moves made so far and
+    ``earlier``: the views of the positions before this one, when known."""
     view = state.view()
     face_down = tuple(tuple(bool(card & FACE_DOWN) for card in pile) for pile in state.piles)
-    return Observation(view, face_down, tuple(state.legal_moves), state.game.info.packs, tuple(played))
+    return Observation(view, face_down, tuple(state.legal_moves), state.game.info.packs, tuple(played),
+                       tuple(earlier))

@@ -84,11 +84,18 @@ def samples(observation: Observation, rng: random.Random, count: int) -> list[St
     return [sample(observation, rng) for _ in range(count)]
 
 
-def stand_in(observation: Observation) -> State:
+def stand_in(observation: Observation, shift: int = 0) -> State:
     """A state showing the observation, with the unseen cards in card order in the hidden
-    places: for reading what the view alone decides (such as the core's safe-move rule),
-    never for guessing hidden cards."""
-    state = fill(observation, check_cards(observation))
+    places (moved on by ``shift`` places, wrapping round): for reading what the view alone
+    decides (such as the core's safe-move rule), never for guessing hidden cards.
+
+    With ``shift`` the number of packs, every hidden place gets another card than with no
+    shift, unless the unseen cards leave no choice (they are fewer than three, or alike)."""
+    unseen = check_cards(observation)
+    if unseen:
+        step = shift % len(unseen) if len(unseen) > shift else 1
+        unseen = unseen[step:] + unseen[:step]
+    state = fill(observation, unseen)
     if is_consistent(observation, state):
         return state
     return sample(observation, random.Random(0))  # the legal moves tell more than the view

@@ -16,10 +16,10 @@ samples:
 3. each candidate is scored by the share of samples in which the position after it is won:
    a sample whose win starts with the candidate counts as won, one proved lost from the
    position as lost, and the others are solved after the candidate;
-4. the best share wins, except that a move taking back one of the last moves played
-   (as the greedy agent counts them) comes last unless nothing else wins in any sample,
-   since going back and forth is never progress; ties go to the greedy evaluation, then
-   to the move with more votes, then to the generator.
+4. the best share wins, except that a move back to a position seen earlier in the game
+   comes last unless nothing else wins in any sample: every position of a won sample is
+   won, so without this the agent could go round in circles; ties go to the greedy
+   evaluation, then to the move with more votes, then to the generator.
 
 ``method="vote"`` stops after step 1 and plays the move with the most votes (determinised
 search). When no sample is won, all three fall back on the greedy choice among the
@@ -33,9 +33,9 @@ import random
 from typing import Callable
 
 from kibitz.agents.base import Chance, Decision, check_observation
-from kibitz.agents.greedy import MEASURE, RECENT, evaluate, is_reverse, safe_moves
+from kibitz.agents.greedy import MEASURE, evaluate, returning_moves, safe_moves
 from kibitz.agents.observation import Observation
-from kibitz.agents.sampling import Sample, samples as draw_samples
+from kibitz.agents.sampling import Sample, samples as draw_samples, stand_in
 from kibitz.agents.setting import HINT, Setting
 from kibitz.moves import Move
 from kibitz.solver import Limits, Outcome, SolveResult, solve
@@ -102,14 +102,14 @@ class StrongAgent:
             if result.outcome is Outcome.WON and result.moves:
                 votes[result.moves[0]] = votes.get(result.moves[0], 0) + 1
         greedy = dict(evaluate(observation))
-        recent = observation.played[-RECENT:]
+        back = returning_moves(observation, stand_in(observation))
         by_greedy = sorted(moves, key=lambda m: -greedy[m])
         n = len(drawn)
         if setting.method == "vote":
             if not votes:
                 return self._fallback(observation, rng, by_greedy, greedy, n, searches.count)
             scores = {move: votes.get(move, 0) / n for move in moves}
-            return self._pick(scores, votes, greedy, recent, rng, n, searches.count, "share of samples won starting with it",
+            return self._pick(scores, votes, greedy, back, rng, n, searches.count, "share of samples won starting with it",
                               lambda move: f"the first move of a win in {votes.get(move, 0)} of {n} samples")
         if setting.method == "hindsight":
             candidates = list(moves)
@@ -132,18 +132,17 @@ class StrongAgent:
             shares[move] = won / n
         if not any(shares.values()):
             return self._fallback(observation, rng, by_greedy, greedy, n, searches.count)
-        return self._pick(shares, votes, greedy, recent, rng, n, searches.count, "share of samples won after it",
+        return self._pick(shares, votes, greedy, back, rng, n, searches.count, "share of samples won after it",
                           lambda move: f"won after it in {round(shares[move] * n)} of {n} samples")
 
     @staticmethod
     def _pick(scores: dict[Move, float], votes: dict[Move, int], greedy: dict[Move, float],
-              recent: tuple[Move, ...], rng: random.Random, samples: int, count: int, measure: str,
+              back: frozenset[Move], rng: random.Random, samples: int, count: int, measure: str,
               words: Callable[[Move], str]) -> Decision:
-        """The move of best score, a move taking back a recent one only when nothing else scores;
-        ties to the greedy evaluation, then to more votes, then to ``rng``."""
+        """The move of best score, one in ``back`` (to a position seen before) only when
+        nothing else scores; ties to the greedy evaluation, then to more votes, then to ``rng``."""
         def rank(move: Move) -> tuple[bool, float, float, int]:
-            back = any(is_reverse(move, earlier) for earlier in recent)
-            return (scores[move] > 0 and not back, scores[move], greedy[move], votes.get(move, 0))
+            return (scores[move] > 0 and move not in back, scores[move], greedy[move], votes.get(move, 0))
         ordered = sorted(scores, key=rank, reverse=True)
         tied = [move for move in ordered if rank(move) == rank(ordered[0])]
         move = tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
