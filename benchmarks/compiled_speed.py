@@ -30,6 +30,7 @@ def main() -> None:
     plain = compiled.solve_apart(cases, pure=True)
     print(f"compiled against pure Python: node limit {args.nodes:,} per deal, Python {platform.python_version()}, "
           f"one process at a time")
+    print(f"compiled process: {fast.status}; native rules {fast.native}")
     print(f"{'game':18} {'deals':>5} {'nodes':>9} {'pure cpu s':>10} {'pure nodes/s':>12} "
           f"{'compiled cpu s':>14} {'compiled nodes/s':>16} {'speed-up':>8}  same results")
     for slug, numbers in DEALS.items():

@@ -17,7 +17,7 @@ import sys
 import time
 
 import kibitz
-from kibitz import compiled
+from kibitz import compiled, native
 from kibitz.solver import Limits, Outcome, solve
 from kibitz.study.report import wilson
 
@@ -45,6 +45,7 @@ def main() -> None:
     print(f"solver benchmark: deals {args.deals}, timeout {args.timeout:g} s, ruleset {args.ruleset}, "
           f"Python {platform.python_version()}, one process")
     print(f"compiled solver: {compiled.STATUS}")
+    print(f"native rules: {native.STATUS}")
     print(f"{'game':18} {'won':>4} {'lost':>4} {'unk':>4} {'undecided':>9} {'decided/cpu-s':>13} "
           f"{'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'nodes/s':>9}  undecided 95%")
     for slug in slugs:

@@ -167,7 +167,7 @@ SOLVE_APART = """
 import json, sys, time
 import kibitz
 import kibitz.rules
-from kibitz import compiled
+from kibitz import compiled, native
 from kibitz.solver import Limits, solve
 rows = []
 for slug, number, nodes in json.loads(sys.argv[1]):
@@ -176,8 +176,8 @@ for slug, number, nodes in json.loads(sys.argv[1]):
     row["cpu"] = time.process_time() - started
     del row["seconds"]
     rows.append(row)
-print(json.dumps({"active": compiled.ACTIVE, "status": compiled.STATUS, "rules": kibitz.rules.__file__,
-                  "rows": rows}))
+print(json.dumps({"active": compiled.ACTIVE, "status": compiled.STATUS, "native": native.STATUS,
+                  "rules": kibitz.rules.__file__, "rows": rows}))
 """
 
 
@@ -189,6 +189,8 @@ class SolvedApart:
     """Whether the process ran the compiled modules."""
     status: str
     """Its :data:`STATUS`."""
+    native: str
+    """Whether it ran the rules in the native kernel (``kibitz.native.STATUS``)."""
     rules: str
     """The file its ``kibitz.rules`` came from."""
     rows: list[dict[str, Any]]

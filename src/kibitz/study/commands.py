@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from kibitz import compiled
+from kibitz import compiled, native
 from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, quoted
 from kibitz.printable import printable
@@ -129,7 +129,8 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     add_ruleset(solve)  # type: ignore[operator]
     solve.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
                        help=f"give up after S seconds (default {DEFAULT_TIMEOUT:g})")
-    solve.add_argument("--json", action="store_true", help="print one JSON object: outcome, moves, counters")
+    solve.add_argument("--json", action="store_true",
+                       help="print one JSON object: outcome, moves, counters, build (native or python)")
     solve.set_defaults(run=run_solve)
 
     study = commands.add_parser("study", help="solve a range of deals in parallel into a results file",
@@ -175,7 +176,8 @@ def run_solve(args: argparse.Namespace) -> int:
     number = parse_deal_number(args.number)
     result = solve(game.deal(number), Limits(seconds=args.timeout))
     if args.json:
-        data = {"game": game.slug, "ruleset": game.ruleset, "deal": number, **result.as_dict()}
+        data = {"game": game.slug, "ruleset": game.ruleset, "deal": number, "build": native.build_of(game),
+                **result.as_dict()}
         sys.stdout.write(json.dumps(data) + "\n")
         return 0
     out = sys.stdout
@@ -214,7 +216,7 @@ def run_study_command(args: argparse.Namespace) -> int:
     store = open_store(args.db)
     db = printable(args.db)
     stored_before = store.count(game.slug, game.ruleset)
-    sys.stderr.write(f"compiled solver: {compiled.STATUS}\n")
+    sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     try:
         progress = run_study(plan, store, backend, sys.stderr)
     except KeyboardInterrupt:
