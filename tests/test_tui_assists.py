@@ -23,7 +23,7 @@ def session_at(state: kibitz.State, number: int | None = 1, chosen: bool = True)
 
 def test_hint_and_chance_answer_the_same_whatever_the_hidden_cards() -> None:
     rng = random.Random(4)
-    state, shuffled = next((state, shuffled) for state, _ in random_positions(kibitz.game("cicely"), (2, 3), (9,))
+    state, shuffled = next((state, shuffled) for state, *_ in random_positions(kibitz.game("cicely"), (2, 3), (9,))
                            if not state.is_over() and (shuffled := differently_hidden(state, rng)) is not None)
     answers = []
     for start in (state, shuffled):

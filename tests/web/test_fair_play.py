@@ -125,7 +125,7 @@ def seat(client: TestClient, game_id: str, start: kibitz.State) -> None:
 @pytest.mark.parametrize("slug", FAIR_GAMES)
 def test_hint_and_chance_answer_the_same_whatever_the_hidden_cards(client: TestClient, slug: str) -> None:
     rng = random.Random(slug)
-    state, shuffled = next((state, shuffled) for state, _ in random_positions(kibitz.game(slug), (2, 3, 4), (9,))
+    state, shuffled = next((state, shuffled) for state, *_ in random_positions(kibitz.game(slug), (2, 3, 4), (9,))
                            if not state.is_over() and (shuffled := differently_hidden(state, rng)) is not None)
     assert shuffled.view() == state.view() and shuffled != state
     answers = []
