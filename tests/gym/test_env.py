@@ -150,7 +150,7 @@ def decode(encoding: Encoding, observation: EncodedObservation) -> list[list[int
 
 def test_the_observation_shows_what_the_player_sees(any_game: kibitz.Game) -> None:
     encoding = Encoding(any_game)
-    for state, played in random_positions(any_game):
+    for state, played, *_ in random_positions(any_game):
         observation = encoding.encode(observe(state, played))
         assert encoding.space.contains(observation)
         view = state.view()
@@ -166,7 +166,7 @@ def test_two_states_with_the_same_view_give_the_same_observation(any_game: kibit
     encoding = Encoding(any_game)
     rng = random.Random(3)
     compared = 0
-    for state, _ in random_positions(any_game):
+    for state, *_ in random_positions(any_game):
         shuffled = differently_hidden(state, rng)
         if shuffled is None:
             continue
