@@ -8,7 +8,7 @@ import sys
 
 CORE = ["kibitz", "kibitz.cards", "kibitz.deals", "kibitz.piles", "kibitz.state", "kibitz.moves",
         "kibitz.rules", "kibitz.notation", "kibitz.view", "kibitz.history", "kibitz.records",
-        "kibitz.registry", "kibitz.errors", "kibitz.autoplay", "kibitz.reasons", "kibitz.table"]
+        "kibitz.registry", "kibitz.errors", "kibitz.autoplay", "kibitz.reasons", "kibitz.table", "kibitz.reach"]
 CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "kibitz.agents", "kibitz.gym",
            "gymnasium", "numpy", "sqlite3", "ray")
 

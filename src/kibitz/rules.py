@@ -26,6 +26,7 @@ from kibitz.piles import Foundation, PileKind, PileSpec
 from kibitz.reasons import (Attempt, capital, cards_words, explain_card, explain_illegal, kind_words, no_redeal_left,
                             pile_too_short, pile_words, reason_for, suit_words)
 from kibitz.state import State
+from kibitz.reach import Reach
 from kibitz.table import Table
 
 Unit = tuple[int, int, int, int]
@@ -69,6 +70,8 @@ class Rules:
     """The state after a click on the stock, or ``None`` when no click is allowed."""
     table: Table
     """Where the piles lie on the table (both rulesets share one)."""
+    reach: Reach
+    """Which moves the game can ever allow, in either ruleset (both rulesets share one)."""
     can_deal: Callable[["Game", State], bool] | None = None
     """Whether a click on the stock is allowed, when that is cheaper to tell than to make
     the click (it must agree with ``deal``); ``None``: move generation asks ``deal``."""
@@ -95,6 +98,7 @@ class Game:
         self.rules = rules
         self.piles = rules.layout
         self.table = rules.table
+        self.reach = rules.reach
         self._index = {spec.name: i for i, spec in enumerate(self.piles)}
         kinds = [spec.kind for spec in self.piles]
         self.kinds = tuple(kinds)

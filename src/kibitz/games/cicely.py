@@ -5,6 +5,7 @@ from __future__ import annotations
 from kibitz.counterparts import Deal, counterpart
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.reach import Reach
 from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
@@ -48,6 +49,11 @@ def opening(game: Game, number: int) -> State:
     return State(game, tuple(piles))
 
 
+REACH = Reach(sources=(PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE),
+              targets=(PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE))
+"""Every top card may go to a foundation, a column or an empty cell."""
+
+
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening,
@@ -56,6 +62,7 @@ STANDARD = Rules(
              empty_piles_take_any(TABLEAU), empty_piles_take_any(RESERVE)),
     deal=deal_while_stock_lasts(deal_passes),
     table=TABLE,
+    reach=REACH,
     can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

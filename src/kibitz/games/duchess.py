@@ -8,6 +8,7 @@ from kibitz.counterparts import (BaseUnset, ChooseBase, Clause, Deal, Gather, Ne
                                  TopCardAndWholeRun, WholePile, counterpart)
 from kibitz.deals import shuffle
 from kibitz.piles import FROM_BASE, PileKind, layout
+from kibitz.reach import Reach
 from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, Unit,
                           builds_down_alternate, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next,
@@ -270,6 +271,13 @@ def no_deal(attempt: Attempt) -> str | None:
     return "The stock and the waste are both empty: there is nothing to deal or turn over."
 
 
+REACH = Reach(sources=(PileKind.STOCK, PileKind.WASTE, PileKind.TABLEAU, PileKind.RESERVE),
+              targets=(PileKind.FOUNDATION, PileKind.TABLEAU), run=51)
+"""Cards go to the foundations and onto the tableau, the stock's top card into a space
+(standard); a tableau run or whole pile moves onto another pile. A run holds at most the
+pack less the base card, which is on its foundation before anything else moves: 51 cards."""
+
+
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening,
@@ -279,6 +287,7 @@ STANDARD = Rules(
     permits=permits_standard,
     deal=stock_click,
     table=TABLE,
+    reach=REACH,
     after_move=choose_base,
 )
 

@@ -9,6 +9,7 @@ from kibitz.counterparts import (Deal, DealsByRound, EveryCardOfFaceUpPiles, Gat
                                  counterpart)
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.reach import Reach
 from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
                           deal_cards, foundations_take_next, gather_face_down,
                           stock_bytes, top_cards)
@@ -139,6 +140,12 @@ def stock_click(gather: GatherOrder) -> DealRule:
     return deal
 
 
+REACH = Reach(sources=(PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE), targets=(PileKind.FOUNDATION,), depth=17)
+"""Tableau and reserve cards go to the foundations (pysolfc: also from one foundation to
+another). The face-down reserve gets one card per deal of six, so it holds at most
+ceil(104 / 6) = 18 cards, the first round's: positions 0 to 16 lie under its top."""
+
+
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening,
@@ -146,6 +153,7 @@ STANDARD = Rules(
     targets=(foundations_take_next,),
     deal=stock_click(redeal_order_standard),
     table=TABLE,
+    reach=REACH,
 )
 
 PYSOLFC = STANDARD.but(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kibitz.counterparts import Deal, counterpart
 from kibitz.deals import shuffle
 from kibitz.piles import TWICE_UP, PileKind, Spread, layout
+from kibitz.reach import Reach
 from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
@@ -48,6 +49,11 @@ def opening(game: Game, number: int) -> State:
     return State(game, tuple(piles))
 
 
+REACH = Reach(sources=(PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE),
+              targets=(PileKind.FOUNDATION, PileKind.TABLEAU))
+"""Every top card may go to a foundation or a column."""
+
+
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening,
@@ -56,6 +62,7 @@ STANDARD = Rules(
              empty_piles_take_any(TABLEAU)),
     deal=deal_while_stock_lasts(deal_reserve),
     table=TABLE,
+    reach=REACH,
     can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

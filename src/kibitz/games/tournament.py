@@ -7,6 +7,7 @@ from kibitz.counterparts import (Backwards, Clause, Deal, Gather, Permits, Redea
                                  StockClick, TargetIs, counterpart)
 from kibitz.deals import fisher_yates, shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.reach import Reach
 from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
                           foundations_take_next, gather_face_down, stock_bytes, top_cards)
 from kibitz.reasons import Attempt, no_redeal_left, reason_for
@@ -132,6 +133,11 @@ def cells_from_tableau_only(attempt: Attempt) -> str | None:
     return "An empty cell takes only the top card of a tableau pile."
 
 
+REACH = Reach(sources=(PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE),
+              targets=(PileKind.FOUNDATION, PileKind.RESERVE))
+"""Columns, cells and foundations give their top card to the foundations and to empty cells."""
+
+
 STANDARD = Rules(
     layout=LAYOUT,
     opening=opening_with(reshuffle_for_reserve),  # type: ignore[arg-type]
@@ -140,6 +146,7 @@ STANDARD = Rules(
     permits=cells_take_from_tableau,
     deal=stock_click,
     table=TABLE,
+    reach=REACH,
     after_move=refill_columns,
 )
 

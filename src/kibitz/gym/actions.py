@@ -4,13 +4,14 @@ An action is an index into :attr:`ActionSet.moves`, in this order:
 
 0. ``deal``, the stock click (deal or redeal);
 1. every single-card move ``a>b`` between two different piles, ``a`` of a kind that can give
-   a card in this game and ``b`` of a kind that can take one (see :data:`REACHES`), sources in
+   a card in this game and ``b`` of a kind that can take one (the game's declared
+   :class:`~kibitz.reach.Reach`), sources in
    layout order (stock, waste, foundations, tableau, reserve), then targets in that order;
 2. moves of several cards from one tableau pile onto another, ``t1>t2/2`` .. ``t1>t2/N``, by
-   source, target and then size (Duchess only: its runs and whole piles);
+   source, target and then size (in games whose reach has runs: Duchess's runs and whole piles);
 3. reserve cards taken from under the top by position, ``r1#0>f1`` .. ``r1#D>f1``, by source,
-   position and then target (Grand Duchess and Parisienne only, where the face-up reserve gives
-   any of its cards to the foundations).
+   position and then target (in games whose reach has a depth: Grand Duchess and Parisienne,
+   where the face-up reserve gives any of its cards to the foundations).
 
 The enumeration depends on the game only, not on the ruleset, so both rulesets of a game share
 one action space (a move one ruleset never allows is never in its mask). It is a superset of
@@ -18,8 +19,6 @@ what is legal: the mask of a position says which actions are legal there.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from kibitz.moves import DEAL, Move
 from kibitz.piles import PileKind
@@ -29,52 +28,11 @@ STOCK, WASTE, FOUNDATION, TABLEAU, RESERVE = (
     PileKind.STOCK, PileKind.WASTE, PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE)
 
 
-@dataclass(frozen=True)
-class Reach:
-    """Which moves a game can ever allow, in either ruleset (read from its rules)."""
-
-    sources: tuple[PileKind, ...]
-    """The kinds of pile whose top card may move."""
-    targets: tuple[PileKind, ...]
-    """The kinds of pile that may take a card."""
-    run: int = 1
-    """The most cards that move together from one tableau pile onto another."""
-    depth: int = 0
-    """How many reserve cards under the top may move by position (positions ``0 .. depth-1``)."""
-
-
-GRAND_DUCHESS = Reach(sources=(FOUNDATION, TABLEAU, RESERVE), targets=(FOUNDATION,), depth=17)
-"""Tableau and reserve cards go to the foundations (pysolfc: also from one foundation to
-another). The face-down reserve gets one card per deal of six, so it holds at most
-ceil(104 / 6) = 18 cards, the first round's: positions 0 to 16 lie under its top."""
-DUCHESS = Reach(sources=(STOCK, WASTE, TABLEAU, RESERVE), targets=(FOUNDATION, TABLEAU), run=51)
-"""Cards go to the foundations and onto the tableau, the stock's top card into a space
-(standard); a tableau run or whole pile moves onto another pile. A run holds at most the
-pack less the base card, which is on its foundation before anything else moves: 51 cards."""
-TOURNAMENT = Reach(sources=(FOUNDATION, TABLEAU, RESERVE), targets=(FOUNDATION, RESERVE))
-"""Columns, cells and foundations give their top card to the foundations and to empty cells."""
-CICELY = Reach(sources=(FOUNDATION, TABLEAU, RESERVE), targets=(FOUNDATION, TABLEAU, RESERVE))
-"""Every top card may go to a foundation, a column or an empty cell."""
-KINGSDOWN_EIGHTS = Reach(sources=(FOUNDATION, TABLEAU, RESERVE), targets=(FOUNDATION, TABLEAU))
-"""Every top card may go to a foundation or a column."""
-
-REACHES: dict[str, Reach] = {
-    "grand-duchess": GRAND_DUCHESS,
-    "parisienne": GRAND_DUCHESS,
-    "duchess": DUCHESS,
-    "tournament": TOURNAMENT,
-    "napoleons-flank": TOURNAMENT,
-    "cicely": CICELY,
-    "kingsdown-eights": KINGSDOWN_EIGHTS,
-}
-"""Each game's :class:`Reach`, by slug."""
-
-
 class ActionSet:
     """The actions of one game: each an index of :attr:`moves`, the move it stands for."""
 
     def __init__(self, game: Game) -> None:
-        reach = REACHES[game.slug]
+        reach = game.reach
         names = [spec.name for spec in game.piles]
         sources = [name for name, kind in zip(names, game.kinds) if kind in reach.sources]
         targets = [name for name, kind in zip(names, game.kinds) if kind in reach.targets]
