@@ -7,14 +7,19 @@
 //! ([`apply`]), with the same moves in the same order and the same positions as the Python
 //! rules, which stay the reference.
 //!
+//! [`search`] is the solver's search over the same kernel, for the policies that declare
+//! a native counterpart (the same search as the Python solver's, step by step).
+//!
 //! With the `python` feature (the default) the crate is also the extension module
 //! `kibitz_native` ([`binding`]), which reads and makes kibitz's `State` objects.
 
 pub mod apply;
+pub mod board;
 pub mod cards;
 pub mod generate;
 pub mod permits;
 pub mod position;
+pub mod search;
 pub mod spec;
 
 #[cfg(feature = "python")]
@@ -28,6 +33,9 @@ pub const SPEC_VERSION: u32 = 1;
 mod kibitz_native {
     #[pymodule_export]
     use crate::binding::Kernel;
+
+    #[pymodule_export]
+    use crate::binding::search::Search;
 
     #[pymodule_export]
     const SPEC_VERSION: u32 = crate::SPEC_VERSION;

@@ -199,14 +199,17 @@ class SolvedApart:
 
 
 def solve_apart(cases: Sequence[tuple[str, int, int]], *, pure: bool = False,
-                folder: Path | None = None) -> SolvedApart:
+                folder: Path | None = None, native: bool = True) -> SolvedApart:
     """Solve ``(game, deal, node limit)`` cases in a new Python process, to compare the build
     with the sources: pure Python with ``pure``, else the build in ``folder`` (by default
-    where :func:`install` looks). Node limits make both searches the same step by step.
+    where :func:`install` looks), with the native kernel unless ``native`` is false. Node
+    limits make the searches the same step by step.
     """
-    env = {k: v for k, v in os.environ.items() if k != "KIBITZ_PURE_PYTHON"}
+    env = {k: v for k, v in os.environ.items() if k not in ("KIBITZ_PURE_PYTHON", "KIBITZ_NATIVE")}
     if pure:
         env["KIBITZ_PURE_PYTHON"] = "1"
+    if not native:
+        env["KIBITZ_NATIVE"] = "0"
     if folder is not None:
         env["KIBITZ_COMPILED_DIR"] = str(folder)
     out = subprocess.run([sys.executable, "-c", SOLVE_APART, json.dumps(list(cases))], env=env,

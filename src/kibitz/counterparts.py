@@ -23,7 +23,7 @@ from kibitz.piles import PileKind
 if TYPE_CHECKING:
     from kibitz.rules import Game
 
-Json = Union[None, bool, int, str, Sequence["Json"], Mapping[str, "Json"]]
+Json = Union[None, bool, int, float, str, Sequence["Json"], Mapping[str, "Json"]]
 """What a counterpart becomes in the kernel's spec."""
 Takes = tuple[tuple[int, ...], ...]
 """A build table: for each card identity (0..51), the identities that build on it."""

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from kibitz.moves import Move
 from kibitz.solver import interrupts
+from kibitz.solver.native_search import solve_natively
 from kibitz.solver.policies import policy_for
 from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
@@ -79,6 +80,9 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
 def _solve(state: State, limits: Limits) -> SolveResult:
     """The first pass and the full search of ``solve``, the winning line not yet replayed."""
     policy = policy_for(state.game)
+    natively = solve_natively(state, policy, limits)  # the same search, in the native kernel
+    if natively is not None:
+        return natively
     if policy.first_pass() is not None:
         share = policy.first_pass_share
         first = first_pass(state, policy, replace(

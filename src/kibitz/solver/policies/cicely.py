@@ -22,8 +22,10 @@ rules' order, transfers, cards lifted from foundations, and the deal last.
 
 from __future__ import annotations
 
+from kibitz.counterparts import counterpart
 from kibitz.moves import Move
 from kibitz.rules import Game
+from kibitz.solver.native_search import MoveOrder, NativeSearch
 from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
 from kibitz.state import State
 
@@ -79,3 +81,6 @@ class CicelyPolicy(CanonicalPolicy):
                 ranked.append((FROM_FOUNDATION if source in foundations else BUILD, move))
         ranked.sort(key=lambda pair: pair[0])
         return [move for _, move in ranked]
+
+
+counterpart(CicelyPolicy, NativeSearch(MoveOrder.CICELY))

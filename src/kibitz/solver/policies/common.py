@@ -22,8 +22,10 @@ import zlib
 from typing import Callable, Hashable
 
 from kibitz.cards import IDENTITY
+from kibitz.counterparts import counterpart
 from kibitz.moves import Move
 from kibitz.rules import Game
+from kibitz.solver.native_search import Interchangeable
 from kibitz.solver.policy import Policy
 from kibitz.state import State
 
@@ -46,6 +48,11 @@ def when_stock_empty(game: Game, state: State) -> bool:
 def when_no_deal_remains(game: Game, state: State) -> bool:
     """Stock empty and no redeal left: nothing will be dealt again."""
     return not state.piles[game.stock] and state.round > game.info.redeals
+
+
+for _rule, _when in ((always, "Always"), (never, "Never"), (when_stock_empty, "WhenStockEmpty"),
+                     (when_no_deal_remains, "WhenNoDealRemains")):
+    counterpart(_rule, Interchangeable(_when))  # the native search's reading of each group rule
 
 
 NOT_WANTED = 99

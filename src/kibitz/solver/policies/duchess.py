@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from kibitz.cards import IDENTITY, is_red
+from kibitz.counterparts import counterpart
 from kibitz.moves import Move
 from kibitz.piles import PileKind
 from kibitz.rules import Game
+from kibitz.solver.native_search import MoveOrder, NativeSearch, SafeMoves, Split
 from kibitz.solver.policies.common import CanonicalPolicy, always
 from kibitz.state import State
 
@@ -54,3 +56,6 @@ class DuchessPolicy(CanonicalPolicy):
             if all(len(piles[foundation[s]]) >= relative for s in others):
                 return game.move(i, target)
         return None
+
+
+counterpart(DuchessPolicy, NativeSearch(MoveOrder.PLAIN, SafeMoves.DUCHESS, Split.BASE_UNSET))

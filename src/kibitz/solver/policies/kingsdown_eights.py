@@ -44,8 +44,10 @@ never moves to another empty column.
 from __future__ import annotations
 
 from kibitz.cards import IDENTITY
+from kibitz.counterparts import counterpart
 from kibitz.moves import Move
 from kibitz.rules import Game
+from kibitz.solver.native_search import MoveOrder, NativeSearch, SafeMoves
 from kibitz.solver.policies.common import CanonicalPolicy, always, when_stock_empty
 from kibitz.state import State
 
@@ -124,3 +126,6 @@ class KingsdownEightsPolicy(CanonicalPolicy):
                 ranked.append((FROM_RESERVE if source in self.reserve_set else BUILD, move))
         ranked.sort(key=lambda pair: pair[0])
         return [move for _, move in ranked]
+
+
+counterpart(KingsdownEightsPolicy, NativeSearch(MoveOrder.KINGSDOWN_EIGHTS, SafeMoves.KINGSDOWN_EIGHTS))

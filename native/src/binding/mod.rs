@@ -8,6 +8,10 @@
 //!
 //! No Python code runs while the kernel's cache is locked: objects are only counted in or
 //! out there, so a finalizer or another thread can never find it locked by its own caller.
+//!
+//! [`search`] is the face of the native search: `kibitz_native.Search`, over a kernel.
+
+pub mod search;
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -50,7 +54,7 @@ enum Making {
 /// The rules of one game in one ruleset, run natively.
 #[pyclass(frozen, module = "kibitz_native")]
 pub struct Kernel {
-    spec: Spec,
+    pub(crate) spec: Spec,
     game: Py<PyAny>,
     state_type: Py<PyType>,
     making: Making,
@@ -124,7 +128,7 @@ fn tuple_of<'py>(py: Python<'py>, items: &[*mut ffi::PyObject]) -> PyResult<Boun
 }
 
 /// A state's parts as the kernel reads them, with the Python objects they came from.
-struct Read<'py> {
+pub(crate) struct Read<'py> {
     piles: Bound<'py, PyTuple>,
     round_object: Bound<'py, PyAny>,
     base_object: Bound<'py, PyAny>,
@@ -161,7 +165,7 @@ impl<'py> Read<'py> {
     }
 
     /// Runs `f` on the position these objects hold.
-    fn with_position<T>(&self, f: impl FnOnce(&Position) -> PyResult<T>) -> PyResult<T> {
+    pub(crate) fn with_position<T>(&self, f: impl FnOnce(&Position) -> PyResult<T>) -> PyResult<T> {
         let mut slices: [&[u8]; MAX_PILES] = [&[]; MAX_PILES];
         let count = read_piles(&self.piles, &mut slices)?;
         f(&Position { piles: &slices[..count], round: self.round, base: self.base })
@@ -169,7 +173,7 @@ impl<'py> Read<'py> {
 }
 
 impl Kernel {
-    fn read<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Read<'py>> {
+    pub(crate) fn read<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Read<'py>> {
         Read::of(state, &self.making, &self.state_type)
     }
 
@@ -178,7 +182,7 @@ impl Kernel {
     }
 
     /// The shared `Move` objects of `moves`, made by `Game.move` the first time.
-    fn move_tuple<'py>(&self, py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyTuple>> {
+    pub(crate) fn move_tuple<'py>(&self, py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyTuple>> {
         let mut items: SmallVec<[*mut ffi::PyObject; 64]> = SmallVec::with_capacity(moves.len());
         for attempt in 0..2 {
             let mut missing: SmallVec<[Move; 8]> = SmallVec::new();

@@ -1,0 +1,67 @@
+//! `kibitz_native.Search`: the solver's search over a kernel, for one policy.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::Kernel;
+use crate::board::Board;
+use crate::search::policy::{Canonical, PolicySpec};
+use crate::search::{Limits, Outcome, Searcher};
+
+/// The native search of one game's policy (declared by the policy's native counterpart).
+#[pyclass(frozen, module = "kibitz_native")]
+pub struct Search {
+    kernel: Py<Kernel>,
+    policy: Canonical,
+}
+
+/// A search's answer: outcome, moves, reason, nodes, distinct positions, seconds, peak table.
+type Answer<'py> = (&'static str, Bound<'py, PyTuple>, Option<&'static str>, u64, u64, f64, u64);
+
+#[pymethods]
+impl Search {
+    /// The search of the policy `spec` (JSON, see `kibitz.solver.native_search`) over `kernel`.
+    #[new]
+    fn new(kernel: Py<Kernel>, spec: &str) -> PyResult<Self> {
+        let policy: PolicySpec = serde_json::from_str(spec).map_err(|error| PyValueError::new_err(error.to_string()))?;
+        let game = kernel.get().spec.clone();
+        let policy = Canonical::new(game, policy).map_err(PyValueError::new_err)?;
+        Ok(Search { kernel, policy })
+    }
+
+    /// Decides `state` as `kibitz.solver` does (first pass and full search) within the
+    /// limits; `requested()` is asked at each clock reading whether Ctrl-C came.
+    #[pyo3(signature = (state, seconds, nodes, table, requested))]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        seconds: Option<f64>,
+        nodes: Option<u64>,
+        table: u64,
+        requested: &Bound<'py, PyAny>,
+    ) -> PyResult<Answer<'py>> {
+        let kernel = self.kernel.get();
+        let board = kernel.read(state)?.with_position(|position| Ok(Board::new(position.piles, position.round, position.base)))?;
+        let mut error: Option<PyErr> = None;
+        let mut stop = || match py.check_signals().and_then(|()| requested.call0()?.is_truthy()) {
+            Ok(stop) => stop,
+            Err(raised) => {
+                error = Some(raised);
+                true
+            }
+        };
+        let result = Searcher { full: &self.policy, stop: &mut stop }.solve(&board, Limits { seconds, nodes, table });
+        if let Some(error) = error {
+            return Err(error);
+        }
+        let outcome = match result.outcome {
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+            Outcome::Unknown => "unknown",
+        };
+        let moves = kernel.move_tuple(py, &result.moves)?;
+        Ok((outcome, moves, result.reason, result.nodes, result.states, result.seconds, result.peak_table))
+    }
+}

@@ -1,0 +1,114 @@
+//! Positions owned by the search: every pile's cards in one buffer.
+
+use smallvec::SmallVec;
+
+use crate::cards::{face_up, rank};
+use crate::generate::CardMove;
+use crate::position::{Edit, Position};
+use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
+
+/// A position the search keeps: the piles' cards one after another, where each ends, the
+/// round and the base rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    cards: Vec<u8>,
+    ends: SmallVec<[u16; MAX_PILES]>,
+    pub round: u32,
+    pub base: Option<u8>,
+}
+
+impl Board {
+    /// A board holding `piles`.
+    pub fn new(piles: &[&[u8]], round: u32, base: Option<u8>) -> Board {
+        let mut cards = Vec::with_capacity(piles.iter().map(|pile| pile.len()).sum());
+        let mut ends = SmallVec::new();
+        for pile in piles {
+            cards.extend_from_slice(pile);
+            ends.push(cards.len() as u16);
+        }
+        Board { cards, ends, round, base }
+    }
+
+    /// The board after `edit` (made on this board's position).
+    pub fn after(&self, edit: &Edit) -> Board {
+        let mut cards = Vec::with_capacity(self.cards.len() + 8);
+        let mut ends = SmallVec::new();
+        for k in 0..self.ends.len() {
+            cards.extend_from_slice(if edit.is_changed(k) { edit.pile(k) } else { self.pile(k) });
+            ends.push(cards.len() as u16);
+        }
+        Board { cards, ends, round: edit.round, base: edit.base }
+    }
+
+    /// The board after a card move, when the game's after-move rule is none or the base
+    /// rank's choice (as [`crate::apply::move_cards`] makes it); `None` for other games.
+    pub fn after_cards(&self, spec: &Spec, mv: CardMove) -> Option<Board> {
+        if matches!(spec.after_move, Some(AfterMove::Refill { .. })) {
+            return None;
+        }
+        let (source, target) = (usize::from(mv.source), usize::from(mv.target));
+        let pile = self.pile(source);
+        let (keep, moving): (usize, &[u8]) = match mv.index {
+            Some(index) => (usize::from(index), &pile[usize::from(index)..=usize::from(index)]),
+            None => (pile.len() - usize::from(mv.count), &pile[pile.len() - usize::from(mv.count)..]),
+        };
+        let mut cards = Vec::with_capacity(self.cards.len());
+        let mut ends = SmallVec::new();
+        for k in 0..self.piles() {
+            let cards_of = self.pile(k);
+            if k == source {
+                cards.extend_from_slice(&cards_of[..keep]);
+                if mv.index.is_some() {
+                    cards.extend_from_slice(&cards_of[keep + 1..]);
+                }
+            } else if k == target {
+                cards.extend_from_slice(cards_of);
+                if source == spec.stock {
+                    cards.extend(moving.iter().map(|&card| face_up(card)));
+                } else {
+                    cards.extend_from_slice(moving);
+                }
+            } else {
+                cards.extend_from_slice(cards_of);
+            }
+            ends.push(cards.len() as u16);
+        }
+        let mut board = Board { cards, ends, round: self.round, base: self.base };
+        if matches!(spec.after_move, Some(AfterMove::ChooseBase)) && board.base.is_none() && spec.kinds[target] == Kind::Foundation {
+            board.base = board.pile(target).last().map(|&card| rank(card));
+        }
+        Some(board)
+    }
+
+    /// Whether every card is on a foundation.
+    pub fn is_won(&self, spec: &Spec) -> bool {
+        spec.foundations.iter().map(|f| self.pile(f.pile).len()).sum::<usize>() == spec.total_cards
+    }
+
+    /// How many piles the board has.
+    #[inline]
+    pub fn piles(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The cards of pile `k`, bottom to top.
+    #[inline]
+    pub fn pile(&self, k: usize) -> &[u8] {
+        let start = if k == 0 { 0 } else { usize::from(self.ends[k - 1]) };
+        &self.cards[start..usize::from(self.ends[k])]
+    }
+
+    /// Every card, pile after pile.
+    pub fn cards(&self) -> &[u8] {
+        &self.cards
+    }
+
+    /// Runs `f` on this board as a [`Position`].
+    pub fn with_position<T>(&self, f: impl FnOnce(&Position) -> T) -> T {
+        let mut slices: [&[u8]; MAX_PILES] = [&[]; MAX_PILES];
+        for (k, slot) in slices.iter_mut().enumerate().take(self.piles()) {
+            *slot = self.pile(k);
+        }
+        f(&Position { piles: &slices[..self.piles()], round: self.round, base: self.base })
+    }
+}

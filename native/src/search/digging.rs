@@ -1,0 +1,114 @@
+//! One attempt of the digging first pass over a full policy (Python's `Digging`).
+//!
+//! The full policy's key, safe moves and split points, but no card ever leaves a foundation,
+//! and the moves are tried in a digging order: to a foundation first, the deal last, the
+//! others by how deep their source pile holds a card some foundation takes now; attempts
+//! after the first add seeded noise to those depths (Python's `random.Random`, seeded from
+//! the position and the attempt).
+
+use smallvec::SmallVec;
+
+use crate::board::Board;
+use crate::cards::IDENTITY;
+use crate::generate::{Move, MoveList};
+use crate::search::policy::{Canonical, Policy};
+use crate::search::random::{crc32, PyRandom};
+
+/// Depth given to a pile that holds no card a foundation takes now.
+const NOT_WANTED: f64 = 99.0;
+/// Depth given to a move out of a pile that is no digging source (a cell, the waste).
+const CELL_DEPTH: f64 = 5.0;
+/// Width of the noise added to depths after the first attempt.
+const DIG_NOISE: f64 = 3.0;
+
+/// Attempt `attempt` of the digging first pass over `full`.
+pub struct Digging<'a> {
+    pub full: &'a Canonical,
+    pub attempt: u64,
+}
+
+impl Digging<'_> {
+    /// The identities of the cards some foundation takes now, as bits.
+    fn wanted(&self, board: &Board) -> u64 {
+        let mut wanted = 0u64;
+        for f in &self.full.game.foundations {
+            let height = board.pile(f.pile).len() as i32;
+            let suit = i32::from(f.suit) * 13;
+            match f.first {
+                None => {
+                    if let (Some(base), true) = (board.base, height < 13) {
+                        wanted |= 1 << (suit + (i32::from(base) + i32::from(f.step) * height).rem_euclid(13));
+                    }
+                }
+                Some(first) => {
+                    let rank = i32::from(first) + i32::from(f.step) * height;
+                    if (0..13).contains(&rank) {
+                        wanted |= 1 << (suit + rank);
+                    }
+                }
+            }
+        }
+        wanted
+    }
+
+    /// How deep under its top `pile` holds a wanted card.
+    fn depth(pile: &[u8], wanted: u64) -> f64 {
+        pile.iter()
+            .rev()
+            .position(|&card| wanted & (1 << (card & IDENTITY)) != 0)
+            .map_or(NOT_WANTED, |k| k as f64)
+    }
+}
+
+impl Policy for Digging<'_> {
+    fn key(&self, board: &Board, out: &mut Vec<u8>) {
+        self.full.key(board, out);
+    }
+
+    fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
+        let wanted = self.wanted(board);
+        let mut depths = [CELL_DEPTH; crate::spec::MAX_PILES];
+        for &pile in &self.full.spec.dig_sources {
+            depths[pile] = Self::depth(board.pile(pile), wanted);
+        }
+        let mut noise = (self.attempt > 0).then(|| {
+            let piles = board.piles();
+            let parts = (0..piles).flat_map(|k| {
+                let separator: &[u8] = if k + 1 < piles { &[0xff] } else { &[] };
+                [board.pile(k), separator]
+            });
+            PyRandom::new(u64::from(crc32(parts)) ^ self.attempt.wrapping_mul(0x9E37_79B1))
+        });
+        let mut full = MoveList::new();
+        self.full.ordered_moves(board, &mut full);
+        let mut ranked: SmallVec<[(u8, f64, usize, Move); 64]> = SmallVec::new();
+        for (n, mv) in full.into_iter().enumerate() {
+            match mv {
+                Move::Deal => ranked.push((2, 0.0, n, mv)),
+                Move::Cards(m) if self.full.is_foundation(m.source.into()) => {}
+                Move::Cards(m) if self.full.is_foundation(m.target.into()) => ranked.push((0, 0.0, n, mv)),
+                Move::Cards(m) => {
+                    let mut score = depths[usize::from(m.source)];
+                    if let Some(noise) = noise.as_mut() {
+                        score += noise.random() * DIG_NOISE;
+                    }
+                    ranked.push((1, score, n, mv));
+                }
+            }
+        }
+        ranked.sort_by(|a, b| (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)).expect("no NaN score"));
+        moves.extend(ranked.into_iter().map(|(.., mv)| mv));
+    }
+
+    fn safe_move(&self, board: &Board) -> Option<Move> {
+        self.full.safe_move(board)
+    }
+
+    fn is_hopeless(&self, board: &Board) -> bool {
+        self.full.is_hopeless(board)
+    }
+
+    fn splits_at(&self, board: &Board) -> bool {
+        self.full.splits_at(board)
+    }
+}

@@ -1,0 +1,352 @@
+//! The solver's search, natively: the same depth-first search as `kibitz.solver.search`
+//! (a transposition table of canonical keys, safe moves played without branching, split
+//! points, the digging first pass with restarts), step by step, so that a node-limited
+//! solve gives the same outcome, moves and counters as the Python solver.
+
+pub mod digging;
+pub mod policy;
+pub mod random;
+
+use std::time::{Duration, Instant};
+
+use hashbrown::hash_map::EntryRef;
+use hashbrown::HashMap;
+use rustc_hash::FxBuildHasher;
+
+use crate::apply::apply;
+use crate::board::Board;
+use crate::generate::{Move, MoveList};
+use digging::Digging;
+use policy::{Canonical, Policy};
+
+/// Nodes between clock readings (and the caller's check for Ctrl-C).
+pub const TIME_CHECK_EVERY: u64 = 512;
+/// Growth of the node budget from one first-pass attempt to the next.
+const RESTART_GROWTH: f64 = 1.3;
+/// Node budget of each alternative in the first pass of a split search; it grows fourfold.
+const FIRST_BUDGET: u64 = 2_000;
+
+/// Budgets of one search (`None`: no limit of that kind).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub seconds: Option<f64>,
+    pub nodes: Option<u64>,
+    /// Distinct positions the transposition table may hold.
+    pub table: u64,
+}
+
+/// The verdict of a search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    Won,
+    Lost,
+    Unknown,
+}
+
+/// Why a search stopped undecided.
+pub mod reasons {
+    pub const TIME_LIMIT: &str = "time limit";
+    pub const NODE_LIMIT: &str = "node limit";
+    pub const MEMORY_LIMIT: &str = "memory limit";
+    pub const INTERRUPTED: &str = "interrupted";
+    pub const FIRST_PASS_EXHAUSTED: &str = "first pass exhausted";
+}
+
+/// What a search found, with its counters.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub outcome: Outcome,
+    pub moves: Vec<Move>,
+    pub reason: Option<&'static str>,
+    pub nodes: u64,
+    pub states: u64,
+    pub seconds: f64,
+    pub peak_table: u64,
+}
+
+/// The transposition table: the keys of the positions met.
+type Table = HashMap<Box<[u8]>, (), FxBuildHasher>;
+
+/// What the search needs besides a policy: the game's rules, and a check for Ctrl-C.
+pub struct Searcher<'a> {
+    pub full: &'a Canonical,
+    /// Asked at every clock reading: whether to stop now (Ctrl-C).
+    pub stop: &'a mut dyn FnMut() -> bool,
+}
+
+impl Searcher<'_> {
+    fn apply(&self, board: &Board, mv: Move) -> Board {
+        if let Move::Cards(cards) = mv {
+            if let Some(after) = board.after_cards(&self.full.game, cards) {
+                return after;
+            }
+        }
+        board.with_position(|position| {
+            let edit = apply(&self.full.game, position, mv).expect("only legal moves are applied");
+            board.after(&edit)
+        })
+    }
+
+    fn is_won(&self, board: &Board) -> bool {
+        board.is_won(&self.full.game)
+    }
+
+    /// Plays safe moves until none is left: the board reached and the moves played.
+    fn settle(&self, policy: &dyn Policy, board: &Board) -> (Board, Vec<Move>) {
+        let mut board = board.clone();
+        let mut played = Vec::new();
+        while let Some(mv) = policy.safe_move(&board) {
+            board = self.apply(&board, mv);
+            played.push(mv);
+        }
+        (board, played)
+    }
+
+    /// Decides `board` as `kibitz.solver._solve` does: the digging first pass with its share
+    /// of the budget (when the policy digs first), then the full search with the rest.
+    pub fn solve(&mut self, board: &Board, limits: Limits) -> SearchResult {
+        let full = self.full;
+        if !full.spec.digs_first {
+            return self.search(board, full, limits);
+        }
+        let share = full.spec.first_pass_share;
+        let first = self.first_pass(board, Limits {
+            seconds: limits.seconds.map(|s| s * share),
+            nodes: limits.nodes.map(|n| ((n as f64 * share) as u64).max(1)),
+            table: limits.table,
+        });
+        if first.outcome == Outcome::Won || first.reason == Some(reasons::INTERRUPTED) {
+            return first;
+        }
+        let rest = Limits {
+            seconds: limits.seconds.map(|s| (s - first.seconds).max(1e-3)),
+            nodes: limits.nodes.map(|n| n.saturating_sub(first.nodes).max(1)),
+            table: limits.table,
+        };
+        let mut result = self.search(board, full, rest);
+        result.nodes += first.nodes;
+        result.seconds += first.seconds;
+        result.states += first.states;
+        result.peak_table = result.peak_table.max(first.peak_table);
+        result
+    }
+
+    /// The digging first pass: attempts with a node budget growing by `RESTART_GROWTH`,
+    /// until one wins, one ends before its budget, or the limits are reached.
+    fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
+        let started = Instant::now();
+        let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+        let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
+        let mut budget = self.full.spec.first_pass_budget;
+        let mut attempt = 0u64;
+        let mut reason;
+        loop {
+            let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+            let left = limits.nodes.map(|n| n as i64 - nodes as i64);
+            let out_of_time = seconds.is_some_and(|s| s <= 0.0);
+            if out_of_time || left.is_some_and(|l| l <= 0) {
+                reason = if out_of_time { reasons::TIME_LIMIT } else { reasons::NODE_LIMIT };
+                break;
+            }
+            let left = left.map(|l| l as u64);
+            let cap = match (budget, left) {
+                (None, left) => left,
+                (Some(budget), None) => Some(budget),
+                (Some(budget), Some(left)) => Some(budget.min(left)),
+            };
+            let quick = Digging { full: self.full, attempt };
+            let part = self.search(board, &quick, Limits { seconds, nodes: cap, table: limits.table });
+            nodes += part.nodes;
+            states += part.states;
+            peak = peak.max(part.peak_table);
+            if part.outcome == Outcome::Won {
+                return SearchResult {
+                    outcome: Outcome::Won,
+                    moves: part.moves,
+                    reason: None,
+                    nodes,
+                    states,
+                    seconds: started.elapsed().as_secs_f64(),
+                    peak_table: peak,
+                };
+            }
+            reason = part.reason.unwrap_or(reasons::FIRST_PASS_EXHAUSTED);
+            let restart = match (budget, cap) {
+                (Some(budget), Some(cap)) => {
+                    part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget
+                }
+                _ => false,
+            };
+            if !restart {
+                break;
+            }
+            attempt += 1;
+            budget = budget.map(|b| (b as f64 * RESTART_GROWTH) as u64);
+        }
+        SearchResult {
+            outcome: Outcome::Unknown,
+            moves: Vec::new(),
+            reason: Some(reason),
+            nodes,
+            states,
+            seconds: started.elapsed().as_secs_f64(),
+            peak_table: peak,
+        }
+    }
+
+    /// A search of `board` under `policy`: split where the policy says, else one depth-first search.
+    fn search(&mut self, board: &Board, policy: &dyn Policy, limits: Limits) -> SearchResult {
+        let (root, prelude) = self.settle(policy, board);
+        if !self.is_won(&root) && policy.splits_at(&root) {
+            return self.split_search(&root, prelude, policy, limits);
+        }
+        self.depth_first(board, policy, limits)
+    }
+
+    /// Tries each move of `root` with a node budget that grows fourfold per pass, each with
+    /// its own complete search (own table); lost when every alternative is.
+    fn split_search(&mut self, root: &Board, prelude: Vec<Move>, policy: &dyn Policy, limits: Limits) -> SearchResult {
+        let started = Instant::now();
+        let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+        let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
+        let mut first = MoveList::new();
+        policy.ordered_moves(root, &mut first);
+        let mut alternatives: Vec<(Move, Board)> = first.into_iter().map(|mv| (mv, self.apply(root, mv))).collect();
+        let mut budget = FIRST_BUDGET;
+        let done = |outcome, moves, reason, nodes, states, peak| SearchResult {
+            outcome,
+            moves,
+            reason,
+            nodes,
+            states,
+            seconds: started.elapsed().as_secs_f64(),
+            peak_table: peak,
+        };
+        while !alternatives.is_empty() {
+            let mut still_open = Vec::new();
+            for (mv, child) in alternatives {
+                let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                if seconds.is_some_and(|s| s <= 0.0) {
+                    return done(Outcome::Unknown, Vec::new(), Some(reasons::TIME_LIMIT), nodes, states, peak);
+                }
+                let left = limits.nodes.map(|n| n as i64 - nodes as i64);
+                if left.is_some_and(|l| l <= 0) {
+                    return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, states, peak);
+                }
+                let cap = left.map_or(budget, |l| budget.min(l as u64));
+                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), table: limits.table });
+                nodes += part.nodes;
+                states += part.states;
+                peak = peak.max(part.peak_table);
+                match part.outcome {
+                    Outcome::Won => {
+                        let moves = prelude.iter().copied().chain([mv]).chain(part.moves).collect();
+                        return done(Outcome::Won, moves, None, nodes, states, peak);
+                    }
+                    Outcome::Unknown => {
+                        if part.reason != Some(reasons::NODE_LIMIT) || cap < budget {
+                            return done(Outcome::Unknown, Vec::new(), part.reason, nodes, states, peak);
+                        }
+                        still_open.push((mv, child));
+                    }
+                    Outcome::Lost => {}
+                }
+            }
+            alternatives = still_open;
+            budget *= 4;
+        }
+        done(Outcome::Lost, Vec::new(), None, nodes, states, peak)
+    }
+
+    /// Depth-first search with one transposition table.
+    fn depth_first(&mut self, board: &Board, policy: &dyn Policy, limits: Limits) -> SearchResult {
+        /// A position on the search path: its moves are `stack[start..end]`, `next` the one to try.
+        struct Frame {
+            board: Board,
+            start: usize,
+            end: usize,
+            next: usize,
+            line: Vec<Move>,
+        }
+        let started = Instant::now();
+        let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+        let mut seen: Table = HashMap::default();
+        let mut nodes = 0u64;
+        let mut key = Vec::with_capacity(256);
+        let mut stack: Vec<Move> = Vec::with_capacity(1024);
+        let done = |outcome, moves, reason, nodes, seen: &Table| SearchResult {
+            outcome,
+            moves,
+            reason,
+            nodes,
+            states: seen.len() as u64,
+            seconds: started.elapsed().as_secs_f64(),
+            peak_table: seen.len() as u64,
+        };
+        let (root, prelude) = self.settle(policy, board);
+        if self.is_won(&root) {
+            return done(Outcome::Won, prelude, None, nodes, &seen);
+        }
+        policy.key(&root, &mut key);
+        seen.insert(key.as_slice().into(), ());
+        if policy.is_hopeless(&root) {
+            return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
+        }
+        let mut moves = MoveList::new();
+        policy.ordered_moves(&root, &mut moves);
+        stack.extend_from_slice(&moves);
+        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: prelude }];
+        nodes += 1;
+        while let Some(frame) = frames.last_mut() {
+            if frame.start + frame.next >= frame.end {
+                stack.truncate(frame.start);
+                frames.pop();
+                continue;
+            }
+            let mv = stack[frame.start + frame.next];
+            frame.next += 1;
+            let mut child = self.apply(&frame.board, mv);
+            let mut line = vec![mv];
+            while let Some(safe) = policy.safe_move(&child) {
+                child = self.apply(&child, safe);
+                line.push(safe);
+            }
+            if self.is_won(&child) {
+                let path = frames.iter().flat_map(|f| f.line.iter().copied()).chain(line).collect();
+                return done(Outcome::Won, path, None, nodes, &seen);
+            }
+            policy.key(&child, &mut key);
+            let full = seen.len() as u64 >= limits.table;
+            match seen.entry_ref(key.as_slice()) {
+                EntryRef::Occupied(_) => continue,
+                EntryRef::Vacant(_) if full => {
+                    return done(Outcome::Unknown, Vec::new(), Some(reasons::MEMORY_LIMIT), nodes, &seen);
+                }
+                EntryRef::Vacant(entry) => {
+                    entry.insert(());
+                }
+            }
+            if policy.is_hopeless(&child) {
+                continue;
+            }
+            nodes += 1;
+            if nodes.is_multiple_of(TIME_CHECK_EVERY) {
+                if deadline.is_some_and(|d| Instant::now() > d) {
+                    return done(Outcome::Unknown, Vec::new(), Some(reasons::TIME_LIMIT), nodes, &seen);
+                }
+                if (self.stop)() {
+                    return done(Outcome::Unknown, Vec::new(), Some(reasons::INTERRUPTED), nodes, &seen);
+                }
+            }
+            if limits.nodes.is_some_and(|limit| nodes >= limit) {
+                return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, &seen);
+            }
+            moves.clear();
+            policy.ordered_moves(&child, &mut moves);
+            let start = stack.len();
+            stack.extend_from_slice(&moves);
+            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line });
+        }
+        done(Outcome::Lost, Vec::new(), None, nodes, &seen)
+    }
+}

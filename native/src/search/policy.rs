@@ -1,0 +1,401 @@
+//! How the search treats a game: canonical keys, move order, safe moves, split points.
+//!
+//! The counterparts of the Python policies in `kibitz.solver.policies`, declared there as
+//! typed data beside each policy class and read here as a [`PolicySpec`]. Each must answer
+//! exactly as its Python policy does: the same keys up to equality, the same moves in the
+//! same order, the same safe moves, so that a node-limited search is the same step by step.
+
+use serde::Deserialize;
+use smallvec::SmallVec;
+
+use crate::board::Board;
+use crate::cards::IDENTITY;
+use crate::generate::{generate, CardMove, Move, MoveList};
+use crate::spec::{Kind, Spec};
+
+/// When a group of piles (the tableau, the reserve) is interchangeable, so that keys sort it.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Interchangeable {
+    Always,
+    Never,
+    /// Once the stock is empty.
+    WhenStockEmpty,
+    /// Once the stock is empty and no redeal is left.
+    WhenNoDealRemains,
+}
+
+/// The move order of a policy.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveOrder {
+    /// Foundation moves first, deals last, otherwise the rules' order.
+    Plain,
+    /// Cicely's classes (to foundations, builds and cells, transfers, from foundations, the
+    /// deal), with its cells (and, once the stock is empty, its columns) interchangeable.
+    Cicely,
+    /// Kingsdown Eights's classes, with its columns interchangeable and rule R.
+    KingsdownEights,
+}
+
+/// The safe moves of a policy (played without branching).
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SafeMoves {
+    /// A card to its foundation once both cards of the other colour one rank below it are
+    /// on the foundations (counted from the base rank).
+    Duchess,
+    /// A card to a foundation where it would be dead.
+    KingsdownEights,
+}
+
+/// Where the search splits (tries each first move with a growing node budget).
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Split {
+    /// While no base rank is chosen.
+    BaseUnset,
+}
+
+/// A canonical policy as its Python counterpart declares it.
+#[derive(Deserialize, Clone, Debug)]
+pub struct PolicySpec {
+    pub tableau: Interchangeable,
+    pub reserve: Interchangeable,
+    /// Pairs of foundations whose order the key drops.
+    pub same_suit_pairs: Vec<(usize, usize)>,
+    pub order: MoveOrder,
+    pub safe: Option<SafeMoves>,
+    pub splits: Option<Split>,
+    /// Whether the search starts with the digging first pass.
+    pub digs_first: bool,
+    pub first_pass_share: f64,
+    pub first_pass_budget: Option<u64>,
+    /// The piles whose depth to a wanted card orders the digging moves.
+    pub dig_sources: Vec<usize>,
+}
+
+/// What the search asks of a policy.
+pub trait Policy {
+    /// Writes the key of `board`: equal for positions that are the same for winning purposes.
+    fn key(&self, board: &Board, out: &mut Vec<u8>);
+    /// The moves to try, most promising first.
+    fn ordered_moves(&self, board: &Board, moves: &mut MoveList);
+    /// A move to play without branching.
+    fn safe_move(&self, board: &Board) -> Option<Move>;
+    /// Whether the position is proved lost by a quick static argument.
+    fn is_hopeless(&self, _board: &Board) -> bool {
+        false
+    }
+    /// Whether the search should split at this position.
+    fn splits_at(&self, board: &Board) -> bool;
+}
+
+/// A set of piles as bits.
+fn mask(piles: impl IntoIterator<Item = usize>) -> u32 {
+    piles.into_iter().fold(0, |set, pile| set | 1 << pile)
+}
+
+#[inline]
+fn has(set: u32, pile: usize) -> bool {
+    set & (1 << pile) != 0
+}
+
+/// The full canonical policy of a game (`CanonicalPolicy` and its subclasses).
+pub struct Canonical {
+    pub game: Spec,
+    pub spec: PolicySpec,
+    foundations: Vec<usize>,
+    foundation_set: u32,
+    tableau: Vec<usize>,
+    tableau_set: u32,
+    reserve: Vec<usize>,
+    reserve_set: u32,
+    waste: Option<usize>,
+    single: Vec<usize>,
+    suit_piles: [SmallVec<[usize; 2]>; 4],
+    /// Reserve, waste and tableau piles in layout order (Duchess's safe-move sources).
+    duchess_sources: Vec<usize>,
+    /// Group numbers of the interchangeable piles each move order asks for.
+    cells_alike: Vec<u8>,
+    cells_and_columns_alike: Vec<u8>,
+    columns_alike: Vec<u8>,
+}
+
+impl Canonical {
+    /// The policy `spec` over the game `game`.
+    pub fn new(game: Spec, spec: PolicySpec) -> Result<Canonical, String> {
+        let piles = game.kinds.len();
+        let of_kind = |kind: Kind| -> Vec<usize> { (0..piles).filter(|&k| game.kinds[k] == kind).collect() };
+        let foundations: Vec<usize> = game.foundations.iter().map(|f| f.pile).collect();
+        let (tableau, reserve) = (of_kind(Kind::Tableau), of_kind(Kind::Reserve));
+        let named = spec.same_suit_pairs.iter().flat_map(|&(a, b)| [a, b]).chain(spec.dig_sources.iter().copied());
+        if let Some(pile) = named.clone().find(|&pile| pile >= piles) {
+            return Err(format!("policy names pile {pile}, beyond the game's {piles}"));
+        }
+        let paired = mask(spec.same_suit_pairs.iter().flat_map(|&(a, b)| [a, b]));
+        let mut suit_piles: [SmallVec<[usize; 2]>; 4] = Default::default();
+        for f in &game.foundations {
+            suit_piles[usize::from(f.suit % 4)].push(f.pile);
+        }
+        let groups = |first: &[usize], second: &[usize]| -> Vec<u8> {
+            let mut groups = vec![0u8; piles];
+            second.iter().for_each(|&pile| groups[pile] = 2);
+            first.iter().for_each(|&pile| groups[pile] = 1);
+            groups
+        };
+        Ok(Canonical {
+            foundation_set: mask(foundations.iter().copied()),
+            single: foundations.iter().copied().filter(|&f| !has(paired, f)).collect(),
+            tableau_set: mask(tableau.iter().copied()),
+            reserve_set: mask(reserve.iter().copied()),
+            waste: (0..piles).find(|&k| game.kinds[k] == Kind::Waste),
+            duchess_sources: (0..piles)
+                .filter(|&k| matches!(game.kinds[k], Kind::Reserve | Kind::Waste | Kind::Tableau))
+                .collect(),
+            cells_alike: groups(&reserve, &[]),
+            cells_and_columns_alike: groups(&reserve, &tableau),
+            columns_alike: groups(&tableau, &[]),
+            foundations,
+            tableau,
+            reserve,
+            suit_piles,
+            game,
+            spec,
+        })
+    }
+
+    fn interchangeable(&self, rule: Interchangeable, board: &Board) -> bool {
+        let stock_empty = board.pile(self.game.stock).is_empty();
+        match rule {
+            Interchangeable::Always => true,
+            Interchangeable::Never => false,
+            Interchangeable::WhenStockEmpty => stock_empty,
+            Interchangeable::WhenNoDealRemains => stock_empty && board.round > self.game.redeals,
+        }
+    }
+
+    /// The moves of `board` (with `alike` groups of interchangeable piles).
+    pub fn legal_moves(&self, board: &Board, alike: &[u8], moves: &mut MoveList) {
+        board.with_position(|position| generate(&self.game, position, alike, moves));
+    }
+
+    /// Whether `pile` is a foundation.
+    #[inline]
+    pub fn is_foundation(&self, pile: usize) -> bool {
+        has(self.foundation_set, pile)
+    }
+
+    /// The foundations, in layout order.
+    pub fn foundations(&self) -> &[usize] {
+        &self.foundations
+    }
+
+    fn plain_order(&self, board: &Board, moves: &mut MoveList) {
+        self.legal_moves(board, &[], moves);
+        moves.sort_by_key(|mv| match mv {
+            Move::Deal => 2,
+            Move::Cards(m) => {
+                if self.is_foundation(m.source.into()) || !self.is_foundation(m.target.into()) {
+                    1
+                } else {
+                    0
+                }
+            }
+        });
+    }
+
+    fn cicely_order(&self, board: &Board, moves: &mut MoveList) {
+        const TO_FOUNDATION: u8 = 0;
+        const BUILD: u8 = 1;
+        const TRANSFER: u8 = 2;
+        const FROM_FOUNDATION: u8 = 3;
+        const DEAL_LAST: u8 = 4;
+        let columns_alike = board.pile(self.game.stock).is_empty();
+        let alike = if columns_alike { &self.cells_and_columns_alike } else { &self.cells_alike };
+        let mut legal = MoveList::new();
+        self.legal_moves(board, alike, &mut legal);
+        let mut ranked: SmallVec<[(u8, Move); 64]> = SmallVec::new();
+        for mv in legal {
+            let Move::Cards(m) = mv else {
+                ranked.push((DEAL_LAST, mv));
+                continue;
+            };
+            let (source, target) = (usize::from(m.source), usize::from(m.target));
+            let from_foundation = self.is_foundation(source);
+            if from_foundation {
+                let suit = usize::from(board.pile(source)[board.pile(source).len() - 1] / 13) % 4;
+                let complete: usize = self.suit_piles[suit].iter().map(|&f| board.pile(f).len()).sum();
+                if complete == 26 {
+                    continue; // complete suit
+                }
+                if self.is_foundation(target) {
+                    ranked.push((TRANSFER, mv));
+                    continue;
+                }
+            }
+            let other = if from_foundation { FROM_FOUNDATION } else { BUILD };
+            if self.is_foundation(target) {
+                ranked.push((TO_FOUNDATION, mv));
+            } else if has(self.reserve_set, target) {
+                if has(self.reserve_set, source) {
+                    continue; // cell to cell: same key
+                }
+                ranked.push((other, mv));
+            } else if board.pile(target).is_empty() {
+                if columns_alike && has(self.tableau_set, source) && board.pile(source).len() == 1 {
+                    continue; // a lone card to another empty column: same key
+                }
+                ranked.push((other, mv));
+            } else {
+                ranked.push((other, mv));
+            }
+        }
+        ranked.sort_by_key(|&(class, _)| class);
+        moves.extend(ranked.into_iter().map(|(_, mv)| mv));
+    }
+
+    /// `(m(black), m(red))`: the shortest foundation of each colour (Kingsdown Eights).
+    fn thresholds(&self, board: &Board) -> (i32, i32) {
+        let shortest = |suits: [usize; 2]| -> i32 {
+            suits.iter().flat_map(|&s| self.suit_piles[s].iter()).map(|&f| board.pile(f).len() as i32).min().unwrap_or(0)
+        };
+        (shortest([0, 1]), shortest([2, 3]))
+    }
+
+    /// Whether nothing from play could ever be built on `card` (Kingsdown Eights's rule R).
+    fn is_dead(card: u8, thresholds: (i32, i32)) -> bool {
+        let rank = i32::from(card % 13);
+        let colour = (card & IDENTITY) / 26;
+        let (mine, other) = if colour == 0 { (thresholds.0, thresholds.1) } else { (thresholds.1, thresholds.0) };
+        rank <= other && rank - 1 <= mine
+    }
+
+    fn kingsdown_order(&self, board: &Board, moves: &mut MoveList) {
+        const TO_FOUNDATION: u8 = 0;
+        const FROM_RESERVE: u8 = 1;
+        const BUILD: u8 = 2;
+        const TO_EMPTY: u8 = 3;
+        const FROM_FOUNDATION: u8 = 4;
+        const DEAL_LAST: u8 = 5;
+        let thresholds = self.thresholds(board);
+        let mut legal = MoveList::new();
+        self.legal_moves(board, &self.columns_alike, &mut legal);
+        let mut ranked: SmallVec<[(u8, Move); 64]> = SmallVec::new();
+        for mv in legal {
+            let Move::Cards(m) = mv else {
+                ranked.push((DEAL_LAST, mv));
+                continue;
+            };
+            let (source, target) = (usize::from(m.source), usize::from(m.target));
+            if self.is_foundation(source) {
+                if self.is_foundation(target) {
+                    continue; // transfer: same key
+                }
+                let top = board.pile(source)[board.pile(source).len() - 1];
+                if Self::is_dead(top, thresholds) {
+                    continue; // rule R
+                }
+                ranked.push((FROM_FOUNDATION, mv));
+            } else if self.is_foundation(target) {
+                ranked.push((TO_FOUNDATION, mv));
+            } else if board.pile(target).is_empty() {
+                if has(self.tableau_set, source) && board.pile(source).len() == 1 {
+                    continue; // a lone card to another empty column: same key
+                }
+                ranked.push((TO_EMPTY, mv));
+            } else {
+                ranked.push((if has(self.reserve_set, source) { FROM_RESERVE } else { BUILD }, mv));
+            }
+        }
+        ranked.sort_by_key(|&(class, _)| class);
+        moves.extend(ranked.into_iter().map(|(_, mv)| mv));
+    }
+
+    fn duchess_safe(&self, board: &Board) -> Option<Move> {
+        let base = i32::from(board.base?);
+        for &i in &self.duchess_sources {
+            let Some(&top) = board.pile(i).last() else { continue };
+            let card = top & IDENTITY;
+            let suit = usize::from(card / 13);
+            let target = *self.foundations.get(suit)?;
+            let foundation = board.pile(target);
+            let height = foundation.len();
+            if height == 0 || height >= 13 || (foundation[height - 1] + 1) % 13 != card % 13 {
+                continue;
+            }
+            let relative = (i32::from(card % 13) - base).rem_euclid(13);
+            let others = if suit >= 2 { [0, 1] } else { [2, 3] };
+            if others.iter().all(|&s| self.foundations.get(s).is_some_and(|&f| board.pile(f).len() as i32 >= relative)) {
+                return Some(Move::Cards(CardMove { source: i as u8, target: target as u8, count: 1, index: None }));
+            }
+        }
+        None
+    }
+
+    fn kingsdown_safe(&self, board: &Board) -> Option<Move> {
+        let mut thresholds = None;
+        for &i in self.tableau.iter().chain(&self.reserve) {
+            let Some(&top) = board.pile(i).last() else { continue };
+            let card = top & IDENTITY;
+            let rank = usize::from(card % 13);
+            for &f in &self.suit_piles[usize::from(card / 13) % 4] {
+                if board.pile(f).len() == rank {
+                    let thresholds = *thresholds.get_or_insert_with(|| self.thresholds(board));
+                    if Self::is_dead(card, thresholds) {
+                        return Some(Move::Cards(CardMove { source: i as u8, target: f as u8, count: 1, index: None }));
+                    }
+                    break;
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Policy for Canonical {
+    fn key(&self, board: &Board, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend(self.single.iter().map(|&f| board.pile(f).len() as u8));
+        for &(first, second) in &self.spec.same_suit_pairs {
+            let (a, b) = (board.pile(first).len() as u8, board.pile(second).len() as u8);
+            out.extend(if a <= b { [a, b] } else { [b, a] });
+        }
+        out.push(board.round as u8);
+        out.push(board.base.unwrap_or(255));
+        out.push(0xff);
+        out.extend_from_slice(board.pile(self.game.stock));
+        out.push(0xff);
+        if let Some(waste) = self.waste {
+            out.extend_from_slice(board.pile(waste));
+        }
+        for (piles, rule) in [(&self.tableau, self.spec.tableau), (&self.reserve, self.spec.reserve)] {
+            let mut group: SmallVec<[&[u8]; 16]> = piles.iter().map(|&k| board.pile(k)).collect();
+            if self.interchangeable(rule, board) {
+                group.sort_unstable();
+            }
+            for pile in group {
+                out.push(0xff);
+                out.extend_from_slice(pile);
+            }
+        }
+    }
+
+    fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
+        match self.spec.order {
+            MoveOrder::Plain => self.plain_order(board, moves),
+            MoveOrder::Cicely => self.cicely_order(board, moves),
+            MoveOrder::KingsdownEights => self.kingsdown_order(board, moves),
+        }
+    }
+
+    fn safe_move(&self, board: &Board) -> Option<Move> {
+        match self.spec.safe? {
+            SafeMoves::Duchess => self.duchess_safe(board),
+            SafeMoves::KingsdownEights => self.kingsdown_safe(board),
+        }
+    }
+
+    fn splits_at(&self, board: &Board) -> bool {
+        match self.spec.splits {
+            Some(Split::BaseUnset) => board.base.is_none(),
+            None => false,
+        }
+    }
+}

@@ -1,0 +1,134 @@
+"""The solver's search in the native kernel, for the policies that declare a counterpart.
+
+Beside a policy class (:mod:`kibitz.solver.policies`) the policies declare its native
+counterpart, a :class:`NativeSearch` naming the kernel's move order, safe moves and split
+points for it; the rules of when piles are interchangeable declare theirs too
+(:class:`Interchangeable`). :func:`solve_natively` runs the whole of ``kibitz.solver``'s
+search (the digging first pass and the full search) in the kernel (``kibitz_native.Search``)
+when the game's rules run natively and its policy is exactly a declared class; it is the
+same search, step by step, so a node-limited solve gives the same outcome, moves and
+counters. Any other policy (a subclass in a test, a game without a counterpart) runs in
+Python.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from kibitz import native
+from kibitz.counterparts import Counterpart, Json, MissingCounterpart, counterpart_of
+from kibitz.rules import Game
+from kibitz.solver import interrupts
+from kibitz.solver.policy import Policy
+from kibitz.solver.result import Limits, Outcome, SolveResult
+from kibitz.state import State
+
+
+class MoveOrder(enum.Enum):
+    """The kernel's move orders."""
+
+    PLAIN = "Plain"
+    """``Policy.ordered_moves``: foundation moves first, deals last, else the rules' order."""
+    CICELY = "Cicely"
+    KINGSDOWN_EIGHTS = "KingsdownEights"
+
+
+class SafeMoves(enum.Enum):
+    """The kernel's safe-move rules."""
+
+    DUCHESS = "Duchess"
+    KINGSDOWN_EIGHTS = "KingsdownEights"
+
+
+class Split(enum.Enum):
+    """Where the kernel's search splits."""
+
+    BASE_UNSET = "BaseUnset"
+    """While no base rank is chosen (Duchess)."""
+
+
+@dataclass(frozen=True)
+class Interchangeable(Counterpart):
+    """When a group of piles is interchangeable (a ``GroupRule``): ``Always``, ``Never``,
+    ``WhenStockEmpty`` or ``WhenNoDealRemains``."""
+
+    when: str
+
+    def native(self, game: Game) -> Json:
+        return self.when
+
+
+@dataclass(frozen=True)
+class NativeSearch(Counterpart):
+    """The native counterpart of a canonical policy class: its move order, safe moves and
+    split points (its keys and first pass follow from the policy's own attributes)."""
+
+    order: MoveOrder
+    safe: SafeMoves | None = None
+    splits: Split | None = None
+
+    def native(self, game: Game) -> Json:
+        return self.fields()
+
+    def fields(self) -> dict[str, Json]:
+        """The part of the kernel's policy spec that this block declares."""
+        return {"order": self.order.value, "safe": None if self.safe is None else self.safe.value,
+                "splits": None if self.splits is None else self.splits.value}
+
+
+def search_spec(policy: Policy) -> dict[str, Json]:
+    """The kernel's spec of ``policy``; raises :class:`MissingCounterpart` when its class (the
+    exact class) or one of its rules has no native counterpart."""
+    from kibitz.solver.policies.common import CanonicalPolicy
+    block = counterpart_of(type(policy), NativeSearch)
+    if not isinstance(policy, CanonicalPolicy):
+        raise MissingCounterpart(f"{type(policy).__name__} is no canonical policy")
+    game = policy.game
+    spec = block.fields()
+    spec.update({
+        "tableau": counterpart_of(policy.tableau_interchangeable, Interchangeable).native(game),
+        "reserve": counterpart_of(policy.reserve_interchangeable, Interchangeable).native(game),
+        "same_suit_pairs": [list(pair) for pair in policy.same_suit_pairs],
+        "digs_first": policy.digs_first,
+        "first_pass_share": policy.first_pass_share,
+        "first_pass_budget": policy.first_pass_budget,
+        "dig_sources": list(policy.dig_sources.values()),
+    })
+    return spec
+
+
+_SEARCHES: dict[tuple[int, int], tuple[Policy, Any, Any]] = {}
+"""The kernel's search of each (policy, kernel), kept with both."""
+
+
+def search_of(policy: Policy) -> Any:
+    """The native search of ``policy``, or ``None`` when the game's rules run in Python or
+    the policy has no native counterpart."""
+    kernel = policy.game.kernel
+    module = native.load()
+    if kernel is None or module is None:
+        return None
+    known = _SEARCHES.get((id(policy), id(kernel)))
+    if known is not None and known[0] is policy and known[1] is kernel:
+        return known[2]
+    try:
+        spec = search_spec(policy)
+    except MissingCounterpart:
+        return None
+    search = module.Search(kernel, json.dumps(spec))
+    _SEARCHES[(id(policy), id(kernel))] = (policy, kernel, search)
+    return search
+
+
+def solve_natively(state: State, policy: Policy, limits: Limits) -> SolveResult | None:
+    """``kibitz.solver``'s first pass and full search of ``state`` in the kernel (the winning
+    line not yet replayed), or ``None`` when it cannot run there (see :func:`search_of`)."""
+    search = search_of(policy)
+    if search is None or state.game is not policy.game:
+        return None
+    outcome, moves, reason, nodes, states, seconds, peak = search.solve(
+        state, limits.seconds, limits.nodes, limits.table, interrupts.requested)
+    return SolveResult(Outcome(outcome), moves, reason, nodes, states, seconds, peak)

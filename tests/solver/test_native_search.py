@@ -1,0 +1,75 @@
+"""The solver's search in the native kernel (``kibitz.solver.native_search``) searches exactly
+as the Python solver: the same outcome, moves and counters under node limits, the digging
+first pass's seeded noise included."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+import kibitz
+from kibitz import native
+from kibitz.solver import Limits, solve
+from kibitz.solver.native_search import search_of
+from kibitz.solver.policies import policy_for
+from kibitz.solver.policies.cicely import CicelyPolicy
+
+pytestmark = pytest.mark.skipif(native.load() is None, reason="the native kernel is not built")
+
+NATIVE_SEARCH = ("duchess", "cicely", "kingsdown-eights")
+"""The games whose policies declare a native counterpart."""
+
+
+@pytest.fixture
+def on_both() -> Iterator[None]:
+    """Leaves every game in pure Python after the test."""
+    yield
+    native.use("python")
+
+
+def solved(slug: str, ruleset: str, number: int, nodes: int) -> dict[str, object]:
+    result = solve(kibitz.game(slug, ruleset).deal(number), Limits(seconds=None, nodes=nodes)).as_dict()
+    del result["seconds"]
+    return result
+
+
+def test_which_policies_search_natively(on_both: None) -> None:
+    native.use("native")
+    for info in kibitz.games():
+        for ruleset in kibitz.RULESETS:
+            search = search_of(policy_for(kibitz.game(info.slug, ruleset)))
+            assert (search is not None) == (info.slug in NATIVE_SEARCH), info.slug
+    native.use("python")
+    assert search_of(policy_for(kibitz.game("duchess"))) is None  # the rules run in Python
+
+
+@pytest.mark.parametrize("slug", NATIVE_SEARCH)
+@pytest.mark.parametrize("ruleset", kibitz.RULESETS)
+def test_node_limited_solves_are_the_same_as_in_python(slug: str, ruleset: str, on_both: None) -> None:
+    """Limits that stop the first pass early, after a few restarts (with noise), and in the
+    full search; Duchess splits at its base rank in both."""
+    cases = [(number, nodes) for number in (1, 2, 5, 6) for nodes in (150, 4000)]
+    expected = [solved(slug, ruleset, number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert search_of(policy_for(kibitz.game(slug, ruleset))) is not None
+    assert [solved(slug, ruleset, number, nodes) for number, nodes in cases] == expected
+    assert {row["outcome"] for row in expected} >= {"unknown"}
+
+
+def test_a_policy_of_another_class_searches_in_python(on_both: None) -> None:
+    native.use("native")
+    game = kibitz.game("cicely")
+
+    class Tweaked(CicelyPolicy):
+        """A subclass: its search may differ, so it has no native counterpart."""
+
+    assert search_of(Tweaked(game)) is None
+    assert search_of(policy_for(game)) is not None
+
+
+def test_a_native_search_stops_at_its_time_limit(on_both: None) -> None:
+    native.use("native")
+    result = solve(kibitz.game("kingsdown-eights").deal(5), Limits(seconds=0.05))
+    assert result.outcome.value == "unknown" and result.reason == "time limit"
+    assert 0.04 < result.seconds < 1.0
