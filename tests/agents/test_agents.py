@@ -124,8 +124,34 @@ def test_settings_are_checked() -> None:
     with pytest.raises(ValueError):
         Setting("x", samples=0, nodes=10)
     with pytest.raises(ValueError):
+        Setting("x", samples=2, least=3, nodes=10)
+    with pytest.raises(ValueError):
+        Setting("x", samples=2, nodes=10, budget=0)
+    with pytest.raises(ValueError):
         Setting("x", samples=2, nodes=10, method="peek")  # type: ignore[arg-type]
     assert HINT.but(nodes=5).nodes == 5 and HINT.nodes != 5
+
+
+def test_deals_are_drawn_until_the_node_budget_is_spent() -> None:
+    observation = observe(kibitz.game("kingsdown-eights").deal(3))  # the solver needs many nodes here
+    setting = Setting("x", samples=10, least=2, nodes=300, budget=900)
+    nodes: list[int] = []
+    real_solve = strong_module.solve
+
+    def counting_solve(state: State, limits: Limits | None = None) -> SolveResult:
+        result = real_solve(state, limits)
+        nodes.append(result.nodes)
+        return result
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(strong_module, "solve", counting_solve)
+        drawn, results, _ = strong_module.survey(observation, random.Random(0), setting)
+    assert 2 <= len(drawn) < 10 and len(results) == len(drawn) == len(nodes)
+    assert sum(nodes[:-1]) < 900 <= sum(nodes) or len(drawn) == 2
+    state = kibitz.game("tournament").deal(2)
+    while state.piles[state.game.stock]:  # nothing hidden: every deal drawn is this one, searched once
+        state = state.apply(kibitz.DEAL)
+    drawn, _, searches = strong_module.survey(observe(state), random.Random(0), setting.but(budget=5_000))
+    assert len(drawn) == 10 and searches.count == 1
 
 
 def test_each_agent_chooses_a_legal_move_and_the_same_one_for_the_same_seed(any_game: kibitz.Game) -> None:

@@ -38,9 +38,8 @@ def test_the_json_answer_is_the_agents_move(capsys: Capture) -> None:
     assert data["move"] == str(expected.move)
     assert data["peek"] is False and data["agent"] == "strong" and data["seed"] == 3
     assert data["deal"] == 1 and data["moves_played"] == 1 and data["game"] == "duchess"
-    assert data["samples"] == STUDY.samples and data["setting"] == {
-        "name": "study", "samples": STUDY.samples, "nodes": STUDY.nodes, "candidates": STUDY.candidates,
-        "method": STUDY.method}
+    assert data["samples"] == expected.samples and data["searches"] == expected.searches
+    assert data["setting"] == STUDY.as_dict() and data["setting"]["name"] == "study"
     assert [c["move"] for c in data["considered"]] == [str(m) for m, _ in expected.scores]  # type: ignore[attr-defined]
 
 

@@ -51,8 +51,8 @@ def agent(name: str, setting: Setting = HINT) -> Agent:
 
 
 def chance(observation: Observation, rng: random.Random, setting: Setting = HINT) -> Chance:
-    """The chance to win from here, from ``setting.samples`` deals that fit ``observation``
-    (see :class:`Chance` for what it means)."""
+    """The chance to win from here, from the deals that fit ``observation`` that ``setting``
+    draws (see :class:`Chance` for what it means)."""
     from kibitz.agents.strong import chance as estimate
     return estimate(observation, rng, setting)
 

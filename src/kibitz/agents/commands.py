@@ -139,8 +139,7 @@ def agent_answer(state: State, played: list[Move], earlier: list[View], name: st
         "score": decision.measure,
         "samples": decision.samples, "searches": decision.searches}
     if name == "strong":
-        answer["setting"] = {"name": setting.name, "samples": setting.samples, "nodes": setting.nodes,
-                             "candidates": setting.candidates, "method": setting.method}
+        answer["setting"] = setting.as_dict()
     return answer
 
 

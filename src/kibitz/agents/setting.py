@@ -11,20 +11,34 @@ METHODS: tuple[Method, ...] = ("hybrid", "hindsight", "vote")
 
 @dataclass(frozen=True)
 class Setting:
-    """How much the strong agent and :func:`chance` search."""
+    """How much the strong agent and the chance to win search.
+
+    Deals are drawn and solved from the position one at a time: at least ``least`` of them,
+    then more while the searches have used fewer than ``budget`` nodes in all, up to
+    ``samples``. Where the solver decides deals quickly, more are drawn; where it struggles,
+    fewer; every count is of nodes, so the same observation and seed give the same answer on
+    any machine.
+    """
 
     name: str
     samples: int
-    """Deals drawn to fit the observation."""
+    """The most deals drawn to fit the observation."""
     nodes: int
     """The solver's node budget for each search."""
-    candidates: int = 3
+    least: int = 1
+    """The fewest deals drawn."""
+    budget: int | None = None
+    """Nodes the searches from the position may use in all before no more deals are drawn
+    (``None``: always ``samples`` deals)."""
+    candidates: int = 2
     """Moves scored in hindsight (``method="hybrid"``)."""
     method: Method = "hybrid"
 
     def __post_init__(self) -> None:
-        if self.samples < 1 or self.nodes < 1 or self.candidates < 1:
-            raise ValueError("a setting needs at least one sample, one node and one candidate")
+        if not 1 <= self.least <= self.samples or self.nodes < 1 or self.candidates < 1:
+            raise ValueError("a setting needs 1 <= least <= samples deals, a node and a candidate")
+        if self.budget is not None and self.budget < 1:
+            raise ValueError("a setting's node budget must be positive")
         if self.method not in METHODS:
             raise ValueError(f"unknown method {self.method!r}; choose one of: {', '.join(METHODS)}")
 
@@ -32,10 +46,13 @@ class Setting:
         """This setting with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "samples": self.samples, "least": self.least, "nodes": self.nodes,
+                "budget": self.budget, "candidates": self.candidates, "method": self.method}
 
-HINT = Setting("hint", samples=12, nodes=1_500, candidates=3)
+
+HINT = Setting("hint", samples=24, least=6, nodes=700, budget=5_000, candidates=2)
 """The default: a hint in about a second on one core (``benchmarks/agent_speed.py``)."""
-STUDY = Setting("study", samples=6, nodes=600, candidates=2)
+STUDY = Setting("study", samples=12, least=4, nodes=600, budget=3_000, candidates=2)
 """Cheaper, for playing many games."""
 SETTINGS = {setting.name: setting for setting in (HINT, STUDY)}
-

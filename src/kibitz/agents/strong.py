@@ -1,7 +1,8 @@
 """The ``strong`` agent and the chance to win from here, both from deals sampled to fit the view.
 
 Both draw deals consistent with the observation (:mod:`kibitz.agents.sampling`) and search
-each with the solver under a node budget (so that every answer is reproducible).
+each with the solver under a node budget (so that every answer is reproducible); the
+:class:`~kibitz.agents.setting.Setting` says how many deals and how many nodes.
 
 *The chance to win* (:func:`chance`) is the share of those deals that the solver wins from
 the current position. See :class:`Chance` for what that share means.
@@ -12,19 +13,22 @@ samples:
 
 1. each sample is solved from the position; a win's first move gets that sample's vote;
 2. the candidates are the moves with votes, most votes first, then the greedy agent's
-   favourites, up to ``Setting.candidates`` moves (every legal move with ``method="hindsight"``);
+   favourites, up to ``Setting.candidates`` moves (every legal move with ``method="hindsight"``),
+   leaving out the moves back to a position seen earlier in the game while there are others;
 3. each candidate is scored by the share of samples in which the position after it is won:
    a sample whose win starts with the candidate counts as won, one proved lost from the
    position as lost, and the others are solved after the candidate;
-4. the best share wins, except that a move back to a position seen earlier in the game
-   comes last unless nothing else wins in any sample: every position of a won sample is
-   won, so without this the agent could go round in circles; ties go to the greedy
-   evaluation, then to the move with more votes, then to the generator.
+4. the best share wins, a move back to a position seen earlier coming last unless nothing
+   else wins in any sample (every position of a won sample is won: without this the agent
+   could go round in circles); ties go to the move with more votes (the solver's choice,
+   which heads for the foundations), then to the greedy evaluation, then to the generator.
 
 ``method="vote"`` stops after step 1 and plays the move with the most votes (determinised
-search). When no sample is won, all three fall back on the greedy choice among the
-candidates. ``benchmarks/agent_speed.py`` measures the settings and compares the methods
-with the greedy agent.
+search); ``method="hindsight"`` scores every legal move. When no sample is won, all three
+fall back on the greedy choice. ``benchmarks/agent_speed.py`` measures the settings and
+compares the methods with the greedy agent: the vote goes round in circles and loses
+where every move keeps a won sample won (Duchess, Cicely), and scoring every move costs
+several times as much as scoring a few candidates without winning more.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from typing import Callable
 from kibitz.agents.base import Chance, Decision, check_observation
 from kibitz.agents.greedy import MEASURE, evaluate, returning_moves, safe_moves
 from kibitz.agents.observation import Observation
-from kibitz.agents.sampling import Sample, samples as draw_samples, stand_in
+from kibitz.agents.sampling import Sample, sample, stand_in
 from kibitz.agents.setting import HINT, Setting
 from kibitz.moves import Move
 from kibitz.solver import Limits, Outcome, SolveResult, solve
@@ -61,14 +65,25 @@ class Searches:
 
 def survey(observation: Observation, rng: random.Random, setting: Setting
            ) -> tuple[list[Sample], list[SolveResult], Searches]:
-    """The samples of a decision and the solver's verdict on each from the position."""
-    drawn = draw_samples(observation, rng, setting.samples)
+    """The samples of a decision and the solver's verdict on each from the position, drawn
+    one at a time as ``setting`` says."""
     searches = Searches(setting.nodes)
-    return drawn, [searches.solve(state) for state in drawn], searches
+    drawn: list[Sample] = []
+    results: list[SolveResult] = []
+    used = 0
+    while len(drawn) < setting.samples and (
+            len(drawn) < setting.least or setting.budget is None or used < setting.budget):
+        state = sample(observation, rng)
+        known = state.key in searches.results
+        result = searches.solve(state)
+        used += 0 if known else result.nodes
+        drawn.append(state)
+        results.append(result)
+    return drawn, results, searches
 
 
 def chance(observation: Observation, rng: random.Random, setting: Setting = HINT) -> Chance:
-    """The chance to win from here (see :class:`Chance`), from ``setting.samples`` deals."""
+    """The chance to win from here (see :class:`Chance`), from the deals ``setting`` draws."""
     observation = check_observation(observation)
     _, results, _ = survey(observation, rng, setting)
     won = sum(r.outcome is Outcome.WON for r in results)
@@ -105,20 +120,22 @@ class StrongAgent:
         back = returning_moves(observation, stand_in(observation))
         by_greedy = sorted(moves, key=lambda m: -greedy[m])
         n = len(drawn)
+        ahead = [move for move in moves if move not in back] or list(moves)
         if setting.method == "vote":
-            if not votes:
+            if not any(move in votes for move in ahead):
                 return self._fallback(observation, rng, by_greedy, greedy, n, searches.count)
-            scores = {move: votes.get(move, 0) / n for move in moves}
+            scores = {move: votes.get(move, 0) / n for move in ahead}
             return self._pick(scores, votes, greedy, back, rng, n, searches.count, "share of samples won starting with it",
                               lambda move: f"the first move of a win in {votes.get(move, 0)} of {n} samples")
         if setting.method == "hindsight":
             candidates = list(moves)
         else:
-            candidates = sorted(votes, key=lambda m: (-votes[m], moves.index(m)))[:setting.candidates]
+            candidates = sorted((m for m in votes if m in ahead), key=lambda m: (-votes[m], moves.index(m)))
+            candidates = candidates[:setting.candidates]
             for move in by_greedy:
                 if len(candidates) >= setting.candidates:
                     break
-                if move not in candidates:
+                if move not in candidates and move in ahead:
                     candidates.append(move)
         shares: dict[Move, float] = {}
         for move in candidates:
@@ -140,9 +157,9 @@ class StrongAgent:
               back: frozenset[Move], rng: random.Random, samples: int, count: int, measure: str,
               words: Callable[[Move], str]) -> Decision:
         """The move of best score, one in ``back`` (to a position seen before) only when
-        nothing else scores; ties to the greedy evaluation, then to more votes, then to ``rng``."""
-        def rank(move: Move) -> tuple[bool, float, float, int]:
-            return (scores[move] > 0 and move not in back, scores[move], greedy[move], votes.get(move, 0))
+        nothing else scores; ties to more votes, then to the greedy evaluation, then to ``rng``."""
+        def rank(move: Move) -> tuple[bool, float, int, float]:
+            return (scores[move] > 0 and move not in back, scores[move], votes.get(move, 0), greedy[move])
         ordered = sorted(scores, key=rank, reverse=True)
         tied = [move for move in ordered if rank(move) == rank(ordered[0])]
         move = tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]

@@ -512,7 +512,7 @@ class PlaySession:
         if self._over("chance"):
             return True
         from kibitz.agents import HINT, chance
-        found = chance(self.observation(), random.Random(self._seed()), HINT.but(samples=CHANCE_SAMPLES))
+        found = chance(self.observation(), random.Random(self._seed()), HINT.but(samples=CHANCE_SAMPLES, budget=None))
         undecided = f", {found.unknown} undecided" if found.unknown else ""
         self.say(f"chance to win from here: about {round(found.share * 100)}% "
                  f"(from {plural(found.samples, 'sampled deal')}{undecided})")

@@ -110,7 +110,7 @@ def fair_answer(question: FairQuestion) -> dict[str, Any]:
     # The samples are drawn in turn from one generator, so stopping early for time gives the
     # first of the very samples a longer search would see.
     deadline = time.monotonic() + question.seconds
-    one = HINT.but(samples=1)
+    one = HINT.but(samples=1, least=1, budget=None)
     total = Chance(0, 0, 0)
     while total.samples < CHANCE_SAMPLES:
         found = chance(observation, rng, one)
