@@ -2,6 +2,11 @@
 
 Workers solve batches and send rows back; only the coordinating process writes to the
 store, one transaction per batch, so an interrupted study keeps every finished batch.
+
+The runners are not tied to solving: a :class:`Plan` names its :class:`Job`, the function a
+worker runs on a batch of deals (:class:`SolveJob` for a study; the odds,
+:mod:`kibitz.study.odds`, play agents), and :func:`run_batches` runs any plan's batches,
+stores the rows and shows the progress.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO, TypeVar
 
 from kibitz.study.store import Row, Store
 
@@ -20,6 +25,54 @@ MAX_BATCH = 200
 MAX_BATCH_SECONDS = 300.0
 """Most seconds a task may take when every deal in it reaches the time limit: progress is
 shown and stored batch by batch, so a batch of hard deals must not hold it back for long."""
+
+
+class Result(Protocol):
+    """A row a job returns: ``won``, ``lost`` or ``unknown`` (counted by the progress line)."""
+
+    @property
+    def outcome(self) -> str: ...
+
+
+RowT = TypeVar("RowT", bound=Result)
+
+
+class Job(Protocol[RowT]):
+    """What a worker runs on a batch of deals: picklable (a frozen dataclass), so that it can
+    be sent to a worker process or a Ray task."""
+
+    def __call__(self, deals: list[int]) -> list[RowT]: ...
+
+
+class Plan(Protocol[RowT]):
+    """What the runners need of a plan: its job, its workers and its batch size."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def worker_count(self) -> int: ...
+
+    def batch_size(self, remaining: int) -> int: ...
+
+    def job(self) -> Job[RowT]: ...
+
+
+def run_job(job: Job[RowT], deals: list[int]) -> list[RowT]:
+    """Run ``job`` on a batch (in a worker process or a Ray task)."""
+    return job(deals)
+
+
+@dataclass(frozen=True)
+class SolveJob:
+    """A study's job: solve each deal of a batch (:func:`solve_batch`)."""
+
+    game: str
+    ruleset: str
+    timeout: float | None
+    nodes: int | None
+
+    def __call__(self, deals: list[int]) -> list[Row]:
+        return solve_batch(self.game, self.ruleset, deals, self.timeout, self.nodes)
 
 
 @dataclass(frozen=True)
@@ -53,6 +106,9 @@ class StudyPlan:
             size = min(size, int(MAX_BATCH_SECONDS // self.timeout))
         return max(1, size)
 
+    def job(self) -> SolveJob:
+        return SolveJob(self.game, self.ruleset, self.timeout, self.nodes)
+
 
 def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | None,
                 nodes: int | None = None) -> list[Row]:
@@ -84,7 +140,7 @@ def batches(deals: Sequence[int], size: int) -> Iterator[list[int]]:
 
 @dataclass
 class Progress:
-    """Counts of a running study, printed as one refreshing line."""
+    """Counts of a running study (or odds run), printed as one refreshing line."""
 
     total: int
     skipped: int = 0
@@ -95,8 +151,10 @@ class Progress:
     started: float = field(default_factory=time.monotonic)
     stream: TextIO | None = None
     shown: float = 0.0
+    counted: tuple[str, ...] = ("won", "lost", "unknown")
+    """The outcomes the line shows (a played game is never unknown)."""
 
-    def add(self, rows: Iterable[Row]) -> None:
+    def add(self, rows: Iterable[Result]) -> None:
         for row in rows:
             self.done += 1
             if row.outcome == "won":
@@ -114,8 +172,9 @@ class Progress:
         eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
+        counts = " ".join(f"{name} {getattr(self, name):,}" for name in self.counted)
         return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} deals, "
-                f"{rate:,.1f}/s, won {self.won:,} lost {self.lost:,} unknown {self.unknown:,}, ETA {eta}")
+                f"{rate:,.1f}/s, {counts}, ETA {eta}")
 
     def show(self, final: bool = False) -> None:
         """Refresh the line: often on a terminal, every few seconds in a log."""
@@ -131,21 +190,25 @@ class Progress:
 
 
 BatchRunner = Callable[[StudyPlan, list[list[int]], Callable[[list[Row]], None]], None]
+"""A backend of a study: runs the batches of a plan, delivering each batch's rows as it finishes
+(:func:`run_local`, or :func:`kibitz.study.ray_backend.ray_runner`); any plan's backend has
+this form with its own plan and rows."""
 
 
-def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Row]], None]) -> None:
-    """Solve batches on a local process pool, delivering each batch's rows as it finishes."""
+def run_local(plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[RowT]], None]) -> None:
+    """Run a plan's batches on a local process pool, delivering each batch's rows as it finishes."""
     workers = plan.worker_count()
+    job = plan.job()
     if workers == 1:
         for batch in work:
-            deliver(solve_batch(plan.game, plan.ruleset, batch, plan.timeout, plan.nodes))
+            deliver(run_job(job, batch))
         return
     executor = ProcessPoolExecutor(max_workers=workers, initializer=leave_interrupts_to_the_coordinator)
     try:
-        pending: set[Future[list[Row]]] = set()
+        pending: set[Future[list[RowT]]] = set()
         queue = iter(work)
         for batch in queue:
-            pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, batch, plan.timeout, plan.nodes))
+            pending.add(executor.submit(run_job, job, batch))
             if len(pending) >= workers * 2:
                 break
         while pending:
@@ -154,8 +217,7 @@ def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Ro
                 deliver(future.result())
                 following = next(queue, None)
                 if following is not None:
-                    pending.add(executor.submit(solve_batch, plan.game, plan.ruleset, following,
-                                                  plan.timeout, plan.nodes))
+                    pending.add(executor.submit(run_job, job, following))
     except BaseException:
         # Stop at once: cancel what has not started and end the workers' current deals.
         processes = list((getattr(executor, "_processes", None) or {}).values())
@@ -164,6 +226,25 @@ def run_local(plan: StudyPlan, work: list[list[int]], deliver: Callable[[list[Ro
             process.terminate()
         raise
     executor.shutdown()
+
+
+PlanT = TypeVar("PlanT", bound=Plan[Any])
+
+
+def run_batches(plan: PlanT, todo: Sequence[int], keep: Callable[[list[RowT]], object],
+                backend: Callable[[PlanT, list[list[int]], Callable[[list[RowT]], None]], None],
+                progress: Progress) -> Progress:
+    """Run the deals ``todo`` of ``plan`` in batches on ``backend``, handing each finished
+    batch's rows to ``keep`` (which stores them) and then to ``progress``."""
+
+    def deliver(rows: list[RowT]) -> None:
+        keep(rows)
+        progress.add(rows)
+
+    backend(plan, list(batches(todo, plan.batch_size(len(todo)))), deliver)
+    if progress.stream is not None and progress.stream.isatty():
+        progress.stream.write("\n")
+    return progress
 
 
 def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
@@ -180,11 +261,4 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
         by = "any solver version" if plan.undecided_only else f"solver version {SOLVER_VERSION}"
         stream.write(f"{progress.skipped:,} deals already decided by {by}: skipped\n")
 
-    def deliver(rows: list[Row]) -> None:
-        store.add(rows)
-        progress.add(rows)
-
-    (backend or run_local)(plan, list(batches(todo, plan.batch_size(len(todo)))), deliver)
-    if stream is not None and stream.isatty():
-        stream.write("\n")
-    return progress
+    return run_batches(plan, todo, store.add, backend or run_local, progress)
