@@ -1,5 +1,5 @@
 """The ``kibitz`` command: list the games, draw a deal, play in the terminal, replay a record,
-solve deals, run winnability studies and ask an agent for a hint.
+solve deals, run winnability studies, play agents for the odds and ask an agent for a hint.
 
 ``main(argv)`` returns the exit status: 0 on success, 2 for a usage error or bad
 input (unknown game or ruleset, bad deal number, corrupt record), with one line
@@ -53,7 +53,8 @@ examples:
   kibitz replay mygame.kibitz --show
   kibitz solve duchess 1
   kibitz hint duchess 1 --moves "r2>f1"
-  kibitz study duchess --deals 1-1000 && kibitz report"""
+  kibitz study duchess --deals 1-1000 && kibitz report
+  kibitz odds duchess --deals 1-500 --agent greedy"""
 
 GAMES_EPILOG = """\
 Any listed name, slug or alias selects a game, in any case.
@@ -323,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_USAGE)
     if args.command is None:
-        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study, report, hint or serve (see 'kibitz --help')\n")
+        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study, report, odds, hint or serve (see 'kibitz --help')\n")
         return EXIT_USAGE
     run: Callable[[argparse.Namespace], int] = args.run
     try:

@@ -30,6 +30,12 @@ from kibitz.errors import KibitzError
 
 AGENTS = ("random", "greedy", "strong")
 """Every agent by name; only ``strong`` uses the :class:`Setting` it is made with."""
+SEARCHING = ("strong",)
+"""The agents that search with the solver: their moves also depend on the solver's version."""
+AGENT_VERSION = 1
+"""Bumped whenever a change to an agent, a setting or the play-out could alter the moves
+played; stored with every game the odds play (:mod:`kibitz.study.odds`), so that the games
+of a changed agent are never counted with the old ones."""
 
 
 class UnknownAgentError(KibitzError):
@@ -57,5 +63,5 @@ def chance(observation: Observation, rng: random.Random, setting: Setting = HINT
     return estimate(observation, rng, setting)
 
 
-__all__ = ["AGENTS", "Agent", "Chance", "Decision", "HINT", "NoMoveError", "Observation", "SETTINGS",
-           "STUDY", "Setting", "UnknownAgentError", "agent", "chance", "observe"]
+__all__ = ["AGENTS", "AGENT_VERSION", "Agent", "Chance", "Decision", "HINT", "NoMoveError", "Observation",
+           "SEARCHING", "SETTINGS", "STUDY", "Setting", "UnknownAgentError", "agent", "chance", "observe"]

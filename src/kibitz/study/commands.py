@@ -1,4 +1,4 @@
-"""The ``kibitz solve``, ``kibitz study`` and ``kibitz report`` commands."""
+"""The ``kibitz solve``, ``kibitz study``, ``kibitz report`` and ``kibitz odds`` commands."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from kibitz.printable import printable
 from kibitz.registry import game as find_game
 
 if TYPE_CHECKING:
+    from kibitz.study.ray_backend import RayRunner
+    from kibitz.study.report import OddsLine
     from kibitz.study.store import Store
 
 DEFAULT_DB = "kibitz-study.db"
@@ -60,6 +62,30 @@ examples:
   kibitz report --game kingsdown-eights --deals 1-2000"""
 
 
+ODDS_EPILOG = f"""\
+Each agent sees only what a player sees (the cards face up, how many each pile
+hides, the legal moves) and plays each deal from the opening to the end: a win,
+no move left, a position come up a third time, no progress for a while, or a
+move limit. Its generator is seeded by --seed and the deal number, so every game
+can be played again. Results go to the same SQLite file as 'kibitz study'
+(default {DEFAULT_DB}), one row per deal: the outcome, moves, processor time and
+the agent's, solver's and rules' versions. Rerunning skips the deals already
+played by the same agent, setting, seed and versions, so an interrupted run
+(Ctrl-C) resumes where it stopped.
+
+The table (printed at the end, or with --report) gives per game, ruleset and
+agent the win rate with its 95% Wilson interval and the processor time per
+game, beside the thoughtful winnability (the solver sees every card: an upper
+bound) when the same file holds a study of that game.
+
+examples:
+  kibitz odds duchess --deals 1-500 --agent greedy
+  kibitz odds all --deals 1-10000 --agent random,greedy --workers 2
+  kibitz odds cicely tournament --deals 1-100 --agent strong --setting study
+  kibitz odds --report
+  kibitz odds --report duchess --agent strong --json"""
+
+
 def parse_deals(text: str) -> list[int]:
     """Deal numbers from ``1-100,250,300-400`` (inclusive ranges), in order, without repeats."""
     numbers: dict[int, None] = {}
@@ -99,6 +125,8 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+MAX_SEED = 2**32 - 1
+"""The largest ``--seed`` of the odds."""
 MAX_WORKERS = 1000
 """The most workers ``--workers`` asks for (far more than a machine has cores)."""
 MAX_BATCH_OPTION = 1_000_000
@@ -168,6 +196,37 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                         help="only these deal numbers, e.g. 1-2000 (default: all)")
     report.set_defaults(run=run_report)
 
+    odds = commands.add_parser("odds", help="agents that see only the table play many deals: the odds",
+                               description="Play agents over many deals of each GAME and store one row per deal; "
+                               "print the win rates.", epilog=ODDS_EPILOG, formatter_class=formatter)
+    odds.add_argument("games", metavar="GAME", nargs="*",
+                      help="game names, slugs or aliases (several, or comma-separated), or 'all'")
+    odds.add_argument("--deals", metavar="RANGES", help="deal numbers, e.g. 1-500 or 1-50,99")
+    odds.add_argument("--ruleset", metavar="R", default=None,
+                      help="standard or pysolfc (default: standard; with --report: both)")
+    odds.add_argument("--agent", action="append", metavar="NAME",
+                      help="random, greedy or strong; several: repeat it or comma-separate "
+                      "(default: strong; with --report: every agent)")
+    odds.add_argument("--setting", choices=("study", "hint"), default=None,
+                      help="the strong agent's search (default: study; with --report: both)")
+    odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
+                      help="seed of the agents' generators, with the deal number (default 0; "
+                      "with --report: every seed)")
+    odds.add_argument("--workers", type=whole_number(0, MAX_WORKERS), default=0, metavar="K",
+                      help="parallel workers (default: one per core)")
+    odds.add_argument("--batch", type=whole_number(0, MAX_BATCH_OPTION), default=0, metavar="N",
+                      help="deals per task (default: chosen from the range and the agent)")
+    odds.add_argument("--backend", choices=("local", "ray"), default="local",
+                      help="local process pool (default) or a Ray cluster")
+    odds.add_argument("--address", default=None, metavar="ADDR",
+                      help="Ray cluster address ('auto' for a running one); a new local cluster without it")
+    odds.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
+    odds.add_argument("--report", action="store_true",
+                      help="only print the table of the results file (GAME, --deals, --agent, --ruleset, "
+                      "--setting and --seed choose its lines)")
+    odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
+    odds.set_defaults(run=run_odds_command)
+
 
 def run_solve(args: argparse.Namespace) -> int:
     """``kibitz solve GAME NUMBER``."""
@@ -205,12 +264,7 @@ def run_study_command(args: argparse.Namespace) -> int:
     deals = parse_deals(args.deals)
     for number in deals[:1] + deals[-1:]:
         check_deal_number(number)
-    backend: BatchRunner = run_local
-    if args.backend == "ray":
-        from kibitz.study.ray_backend import ray_runner
-        backend = ray_runner(args.address)
-    elif args.address is not None:
-        raise KibitzError("--address is for the ray backend (add --backend ray)")
+    backend: BatchRunner = choose_backend(args.backend, args.address) or run_local
     plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
                      undecided_only=args.undecided)
     store = open_store(args.db)
@@ -229,6 +283,16 @@ def run_study_command(args: argparse.Namespace) -> int:
     sys.stderr.write(f"done: {progress.done:,} deals solved ({progress.skipped:,} skipped) into {db}; "
                      f"see: kibitz report --db {db}\n")
     return 0
+
+
+def choose_backend(backend: str, address: str | None) -> RayRunner | None:
+    """The Ray runner for ``--backend ray``; ``None`` for the local one."""
+    if backend == "ray":
+        from kibitz.study.ray_backend import ray_runner
+        return ray_runner(address)
+    if address is not None:
+        raise KibitzError("--address is for the ray backend (add --backend ray)")
+    return None
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -250,4 +314,123 @@ def run_report(args: argparse.Namespace) -> int:
         sys.stdout.write(printable(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}") + "\n")
         return 0
     sys.stdout.write(format_table(lines) + "\n")
+    return 0
+
+
+def odds_games(names: list[str]) -> list[str]:
+    """The slugs the GAME arguments name (``all``: every game), in order, without repeats."""
+    from kibitz.registry import find, games
+    slugs: dict[str, None] = {}
+    for name in (part.strip() for argument in names for part in argument.split(",")):
+        if not name:
+            continue
+        if name.lower() == "all":
+            slugs.update(dict.fromkeys(info.slug for info in games()))
+        else:
+            slugs[find(name).slug] = None
+    return list(slugs)
+
+
+def odds_agents(names: list[str] | None) -> list[str]:
+    """The agents the ``--agent`` options name, in order, without repeats."""
+    from kibitz.agents import AGENTS
+    chosen: dict[str, None] = {}
+    for name in (part.strip() for argument in names or [] for part in argument.split(",")):
+        if name not in AGENTS:
+            raise KibitzError(f"unknown agent {quoted(name)}; the agents are: {', '.join(AGENTS)}")
+        chosen[name] = None
+    return list(chosen)
+
+
+def odds_ruleset(ruleset: str | None) -> str | None:
+    from kibitz.rules import RULESETS
+    if ruleset is not None and ruleset not in RULESETS:
+        raise KibitzError(f"unknown ruleset {quoted(ruleset)}; choose one of: {', '.join(RULESETS)}")
+    return ruleset
+
+
+def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list[str], setting: str | None,
+               seed: int | None, deals: set[int] | None) -> list[OddsLine]:
+    """The odds lines of the chosen rows of ``store`` (every game, agent, ... when not chosen),
+    each beside the study of its game over the same deals."""
+    from kibitz.study.odds import NO_SETTING
+    from kibitz.study.report import summarize, summarize_odds
+    chosen: list[str | None] = list(games) or [None]
+    plays = [play for slug in chosen for play in store.plays(slug, ruleset)
+             if (not agents or play.agent in agents) and (setting is None or play.setting in (setting, NO_SETTING))
+             and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
+    pairs = sorted({(play.game, play.ruleset) for play in plays})
+    studies = summarize([row for game, rules in pairs for row in store.rows(game, rules, moves=False)
+                         if deals is None or row.deal in deals])
+    return summarize_odds(plays, studies)
+
+
+def run_odds_command(args: argparse.Namespace) -> int:
+    """``kibitz odds GAME... --deals RANGES``, or ``kibitz odds --report``."""
+    games = odds_games(args.games)
+    agents = odds_agents(args.agent)
+    ruleset = odds_ruleset(args.ruleset)
+    wanted = None if args.deals is None else parse_deals(args.deals)
+    if args.report:
+        return odds_report(args, games, ruleset, agents, wanted)
+    if args.json:
+        raise KibitzError("--json is for the table of --report")
+    if not games:
+        raise KibitzError("name a GAME (or several, or 'all'), or ask for the table with --report")
+    if wanted is None:
+        raise KibitzError("give the deals to play with --deals RANGES, e.g. --deals 1-500")
+    for number in wanted[:1] + wanted[-1:]:
+        check_deal_number(number)
+    from kibitz.study.odds import OddsPlan, OddsRunner, run_odds
+    from kibitz.study.report import format_odds_table
+    from kibitz.study.runner import run_local
+    backend: OddsRunner = choose_backend(args.backend, args.address) or run_local
+    ruleset = ruleset or "standard"
+    setting = args.setting or "study"
+    seed = args.seed or 0
+    agents = agents or ["strong"]
+    store = open_store(args.db)
+    db = printable(args.db)
+    stored_before = store.count_plays()
+    sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
+    played = skipped = 0
+    try:
+        for slug in games:
+            for name in agents:
+                plan = OddsPlan(slug, ruleset, name, wanted, setting, seed, args.workers, args.batch)
+                label = f"{name} agent" + (f", {setting} setting" if name == "strong" else "")
+                sys.stderr.write(f"{slug} ({ruleset}), {label}, seed {seed}:\n")
+                progress = run_odds(plan, store, backend, sys.stderr)
+                played += progress.done
+                skipped += progress.skipped
+    except KeyboardInterrupt:
+        stored = store.count_plays() - stored_before
+        sys.stderr.write(f"\ninterrupted: {stored:,} new games are stored in {db}; "
+                         "run the same command again to continue\n")
+        store.close()
+        return 130
+    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted))
+    store.close()
+    sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
+                     f"see: kibitz odds --report --db {db}\n")
+    sys.stdout.write(format_odds_table(lines, db) + "\n")
+    return 0
+
+
+def odds_report(args: argparse.Namespace, games: list[str], ruleset: str | None, agents: list[str],
+                wanted: list[int] | None) -> int:
+    """``kibitz odds --report``: the table of the chosen rows of the results file."""
+    if not Path(args.db).exists():
+        raise KibitzError(f"no results file {args.db} (run 'kibitz odds' first, or give --db FILE)")
+    from kibitz.study.report import format_odds_table
+    with open_store(args.db) as store:
+        lines = odds_table(store, games, ruleset, agents, args.setting, args.seed,
+                           None if wanted is None else set(wanted))
+    if args.json:
+        sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
+        return 0
+    if not lines:
+        sys.stdout.write(printable(f"{args.db} holds no games played by agents for these choices") + "\n")
+        return 0
+    sys.stdout.write(format_odds_table(lines, printable(args.db)) + "\n")
     return 0

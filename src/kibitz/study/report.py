@@ -1,4 +1,6 @@
-"""The winnability table: per game and ruleset, with 95% intervals and time per deal.
+"""The winnability table: per game and ruleset, with 95% intervals and time per deal; and the
+odds table: per game, ruleset and agent, the win rate of a player who sees only the table,
+beside the thoughtful winnability.
 
 A decided deal stays decided: a win is a line replayed through the rules and a loss is an
 exhaustive proof, whichever solver version found it. So by default each deal counts once,
@@ -13,7 +15,7 @@ import statistics
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from kibitz.study.store import Row
+from kibitz.study.store import Play, Row
 
 Z95 = 1.959963984540054
 
@@ -131,4 +133,104 @@ def format_table(lines: list[Line]) -> str:
         if line.conflicts:
             out.append(f"\n{line.game} ({line.ruleset}): {line.conflicts:,} deals won by one solver version and "
                        "proved lost by another, counted as unknown: a solver bug, please report it.")
+    return "\n".join(out)
+
+
+# -- the odds ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OddsLine:
+    """One line of the odds table: one agent (with its setting and versions) in one game and ruleset."""
+
+    game: str
+    ruleset: str
+    agent: str
+    setting: str
+    agent_version: int
+    solver_version: int
+    rules_version: int
+    games: int
+    deals: int
+    """Distinct deals among the games (fewer than ``games`` when several seeds were played)."""
+    seeds: tuple[int, ...]
+    won: int
+    rate: float
+    interval: tuple[float, float]
+    cpu_seconds: float
+    """Mean processor seconds per game."""
+    cpu_median: float
+    moves: float
+    """Mean moves per game."""
+    endings: tuple[tuple[str, int], ...]
+    """How the games ended, most frequent first."""
+    winnability: Line | None = None
+    """The study's line for the same game, ruleset and rules version, if the results file has one."""
+
+    def as_dict(self) -> dict[str, object]:
+        data = {key: value for key, value in self.__dict__.items() if key != "winnability"}
+        study = self.winnability
+        data["thoughtful"] = None if study is None else {
+            "deals": study.deals, "won": study.won, "lost": study.lost, "unknown": study.unknown,
+            "winnability": study.winnability, "interval": study.interval, "conservative": study.conservative,
+            "solver_versions": study.solver_versions}
+        return data
+
+
+def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = ()) -> list[OddsLine]:
+    """One :class:`OddsLine` per game, ruleset, agent, setting and versions, each beside the
+    study line (thoughtful winnability) of its game, ruleset and rules version among ``studies``."""
+    groups: dict[tuple[str, str, str, str, int, int, int], list[Play]] = {}
+    for play in plays:
+        key = (play.game, play.ruleset, play.agent, play.setting, play.agent_version, play.solver_version,
+               play.rules_version)
+        groups.setdefault(key, []).append(play)
+    thoughtful = {(line.game, line.ruleset, line.rules_version): line for line in studies}
+    lines = []
+    for key, group in sorted(groups.items()):
+        game, ruleset, agent, setting, agent_version, solver_version, rules_version = key
+        won = sum(play.won for play in group)
+        seconds = [play.cpu_seconds for play in group]
+        endings: dict[str, int] = {}
+        for play in group:
+            endings[play.ending] = endings.get(play.ending, 0) + 1
+        lines.append(OddsLine(
+            game, ruleset, agent, setting, agent_version, solver_version, rules_version, len(group),
+            len({play.deal for play in group}), tuple(sorted({play.seed for play in group})), won,
+            won / len(group), wilson(won, len(group)), statistics.fmean(seconds), statistics.median(seconds),
+            statistics.fmean(play.moves for play in group),
+            tuple(sorted(endings.items(), key=lambda item: (-item[1], item[0]))),
+            thoughtful.get((game, ruleset, rules_version))))
+    return lines
+
+
+def format_odds_table(lines: list[OddsLine], source: str = "the results file") -> str:
+    """The odds table as Markdown, with a note for each game and ruleset that has no study."""
+    header = ("| game | ruleset | agent | setting | deals | won | win rate | 95% interval | CPU s per game "
+              "| moves per game | thoughtful winnability | its conservative 95% | study deals | versions |")
+    out = [header, "|" + "---|" * 14]
+    missing: list[str] = []
+    for line in lines:
+        study = line.winnability
+        if study is None:
+            thoughtful = conservative = "no study"
+            counted = "-"
+            name = f"{line.game} ({line.ruleset})"
+            if name not in missing:
+                missing.append(name)
+        else:
+            thoughtful = "n/a" if study.winnability is None else (
+                f"{study.winnability:.2%} ({study.interval[0]:.2%} - {study.interval[1]:.2%})")
+            conservative = f"{study.conservative[0]:.2%} - {study.conservative[1]:.2%}"
+            counted = f"{study.deals:,}"
+        games = f"{line.games:,}" if line.games == line.deals else f"{line.games:,} games of {line.deals:,}"
+        versions = f"agent {line.agent_version}" + (f", solver {line.solver_version}" if line.solver_version else "")
+        out.append(f"| {line.game} | {line.ruleset} | {line.agent} | {line.setting} | {games} | {line.won:,} | "
+                   f"{line.rate:.2%} | {line.interval[0]:.2%} - {line.interval[1]:.2%} | {line.cpu_seconds:.3f} | "
+                   f"{line.moves:,.0f} | {thoughtful} | {conservative} | {counted} | {versions} |")
+    if missing:
+        out.append(f"\nNo study results for {', '.join(missing)} in {source}: thoughtful winnability "
+                   "is not shown there (run 'kibitz study GAME --deals RANGES' into the same file).")
+    if any(line.games != line.deals for line in lines):
+        out.append("\nWhere several seeds played the same deals, the rate and its interval count games, "
+                   "which are then not independent: the interval is too narrow.")
     return "\n".join(out)

@@ -1,4 +1,6 @@
-"""The result store: one SQLite row per (game, ruleset, deal, solver version, rules version)."""
+"""The result store, one SQLite file with two tables: ``results``, one row per deal solved
+(game, ruleset, deal, solver version, rules version), and ``plays``, one row per deal played
+by an agent for the odds (game, ruleset, agent, setting, seed, deal and the versions)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,24 @@ CREATE TABLE IF NOT EXISTS results (
     rules_version INTEGER NOT NULL,
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     PRIMARY KEY (game, ruleset, deal, solver_version, rules_version)
+);
+CREATE TABLE IF NOT EXISTS plays (
+    game TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    setting TEXT NOT NULL,         -- the agent's search setting ('-' for an agent that has none)
+    seed INTEGER NOT NULL,         -- the run's seed: with the deal number it seeds the agent's generator
+    deal TEXT NOT NULL,            -- as in results
+    won INTEGER NOT NULL CHECK (won IN (0, 1)),
+    ending TEXT NOT NULL,          -- how the game ended: won, no move left, repeated position, stalled, move limit
+    moves INTEGER NOT NULL,        -- moves played
+    cpu_seconds REAL NOT NULL,     -- processor time of the game (the agent's and the referee's)
+    agent_version INTEGER NOT NULL,
+    solver_version INTEGER NOT NULL,  -- of the solver the agent searches with (0: it does not search)
+    rules_version INTEGER NOT NULL,
+    kibitz_version TEXT NOT NULL,
+    recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (game, ruleset, agent, setting, seed, deal, agent_version, solver_version, rules_version)
 );
 """
 
@@ -55,8 +75,44 @@ class Row:
                 "node_limit": self.node_limit}
 
 
+@dataclass(frozen=True)
+class Play:
+    """One deal played by an agent from the opening to the end."""
+
+    game: str
+    ruleset: str
+    agent: str
+    setting: str
+    seed: int
+    deal: int
+    won: bool
+    ending: str
+    moves: int
+    cpu_seconds: float
+    agent_version: int
+    solver_version: int
+    rules_version: int
+    kibitz_version: str
+
+    @property
+    def outcome(self) -> str:
+        """``won`` or ``lost`` (the progress line counts outcomes)."""
+        return "won" if self.won else "lost"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"game": self.game, "ruleset": self.ruleset, "agent": self.agent, "setting": self.setting,
+                "seed": self.seed, "deal": self.deal, "won": self.won, "ending": self.ending,
+                "moves": self.moves, "cpu_seconds": self.cpu_seconds, "agent_version": self.agent_version,
+                "solver_version": self.solver_version, "rules_version": self.rules_version,
+                "kibitz_version": self.kibitz_version}
+
+
+PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
+                " solver_version, rules_version, kibitz_version")
+
+
 class Store:
-    """A study database. Writes come from one process (the study's coordinator)."""
+    """A study database. Writes come from one process (the coordinator of a study or odds run)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -128,6 +184,42 @@ class Store:
              solver_version, rules_version, node_limit) = row
             yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(line.split()), nodes, states,
                       seconds, timeout, solver_version, rules_version, node_limit)
+
+    def add_plays(self, plays: Iterable[Play]) -> int:
+        """Store played deals (a new row replaces an older one for the same deal, agent, seed and versions)."""
+        data = [(p.game, p.ruleset, p.agent, p.setting, p.seed, str(p.deal), int(p.won), p.ending, p.moves,
+                 p.cpu_seconds, p.agent_version, p.solver_version, p.rules_version, p.kibitz_version)
+                for p in plays]
+        with self.connection:
+            self.connection.executemany(
+                f"INSERT OR REPLACE INTO plays ({PLAY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
+        return len(data)
+
+    def played(self, game: str, ruleset: str, agent: str, setting: str, seed: int, agent_version: int,
+               solver_version: int, rules_version: int) -> set[int]:
+        """Deals this agent has played with this setting, seed and versions (a rerun skips them)."""
+        query = ("SELECT deal FROM plays WHERE game=? AND ruleset=? AND agent=? AND setting=? AND seed=?"
+                 " AND agent_version=? AND solver_version=? AND rules_version=?")
+        parameters = (game, ruleset, agent, setting, seed, agent_version, solver_version, rules_version)
+        return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
+
+    def count_plays(self, game: str | None = None, ruleset: str | None = None) -> int:
+        """How many played deals are stored, optionally of one game and ruleset."""
+        where, parameters = self._where(game, ruleset)
+        (count,) = self.connection.execute("SELECT count(*) FROM plays" + where, parameters).fetchone()
+        return int(count)
+
+    def plays(self, game: str | None = None, ruleset: str | None = None) -> Iterator[Play]:
+        """Every played deal stored, optionally of one game and ruleset, in deal order."""
+        where, parameters = self._where(game, ruleset)
+        query = (f"SELECT {PLAY_COLUMNS} FROM plays" + where
+                 + " ORDER BY game, ruleset, agent, setting, seed, length(deal), deal,"
+                   " agent_version, solver_version, rules_version")
+        for row in self.connection.execute(query, parameters):
+            (game_, ruleset_, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,
+             solver_version, rules_version, kibitz_version) = row
+            yield Play(game_, ruleset_, agent, setting, seed, int(deal), bool(won), ending, moves, cpu_seconds,
+                       agent_version, solver_version, rules_version, kibitz_version)
 
     def export_json(self) -> str:
         return json.dumps([row.as_dict() for row in self.rows()])
