@@ -20,6 +20,7 @@ from kibitz.cards import FACE_DOWN, IDENTITY, RANK_SYMBOLS, Card, card_text, is_
 from kibitz.counterparts import (BuildsOn, EmptyPilesTakeAny, FoundationsTakeNext, StockClick, StockHasCards,
                                  TopCards, counterpart)
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from kibitz.facts import Facts
 from kibitz.moves import DEAL, Move, parse_move
 from kibitz.native import Kernel, kernel_for
 from kibitz.piles import Foundation, PileKind, PileSpec
@@ -72,6 +73,8 @@ class Rules:
     """Where the piles lie on the table (both rulesets share one)."""
     reach: Reach
     """Which moves the game can ever allow, in either ruleset (both rulesets share one)."""
+    facts: Facts
+    """What these rules guarantee, for the algorithms that rely on it (each ruleset its own)."""
     can_deal: Callable[["Game", State], bool] | None = None
     """Whether a click on the stock is allowed, when that is cheaper to tell than to make
     the click (it must agree with ``deal``); ``None``: move generation asks ``deal``."""
@@ -99,6 +102,7 @@ class Game:
         self.piles = rules.layout
         self.table = rules.table
         self.reach = rules.reach
+        self.facts = rules.facts
         self._index = {spec.name: i for i, spec in enumerate(self.piles)}
         kinds = [spec.kind for spec in self.piles]
         self.kinds = tuple(kinds)

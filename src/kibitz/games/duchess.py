@@ -8,6 +8,7 @@ from kibitz.counterparts import (BaseUnset, ChooseBase, Clause, Deal, Gather, Ne
                                  TopCardAndWholeRun, WholePile, counterpart)
 from kibitz.deals import shuffle
 from kibitz.piles import FROM_BASE, PileKind, layout
+from kibitz.facts import Facts
 from kibitz.reach import Reach
 from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, Unit,
                           builds_down_alternate, builds_on, deal_cards,
@@ -288,6 +289,7 @@ STANDARD = Rules(
     deal=stock_click,
     table=TABLE,
     reach=REACH,
+    facts=Facts(foundations_final=True, foundation_transfers=False),
     after_move=choose_base,
 )
 

@@ -9,6 +9,7 @@ from kibitz.counterparts import (Deal, DealsByRound, EveryCardOfFaceUpPiles, Gat
                                  counterpart)
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.facts import Facts
 from kibitz.reach import Reach
 from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
                           deal_cards, foundations_take_next, gather_face_down,
@@ -154,9 +155,11 @@ STANDARD = Rules(
     deal=stock_click(redeal_order_standard),
     table=TABLE,
     reach=REACH,
+    facts=Facts(foundations_final=True, foundation_transfers=False),
 )
 
 PYSOLFC = STANDARD.but(
     sources=STANDARD.sources + (top_cards(PileKind.FOUNDATION),),
     deal=stock_click(redeal_order_pysolfc),
+    facts=Facts(foundations_final=True, foundation_transfers=True),  # a top card to the other lane of its suit
 )

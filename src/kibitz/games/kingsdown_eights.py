@@ -5,6 +5,7 @@ from __future__ import annotations
 from kibitz.counterparts import Deal, counterpart
 from kibitz.deals import shuffle
 from kibitz.piles import TWICE_UP, PileKind, Spread, layout
+from kibitz.facts import Facts
 from kibitz.reach import Reach
 from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
@@ -63,6 +64,7 @@ STANDARD = Rules(
     deal=deal_while_stock_lasts(deal_reserve),
     table=TABLE,
     reach=REACH,
+    facts=Facts(foundations_final=False, foundation_transfers=True),
     can_deal=stock_has_cards,
 )
 PYSOLFC = STANDARD

@@ -7,6 +7,7 @@ from kibitz.counterparts import (Backwards, Clause, Deal, Gather, Permits, Redea
                                  StockClick, TargetIs, counterpart)
 from kibitz.deals import fisher_yates, shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
+from kibitz.facts import Facts
 from kibitz.reach import Reach
 from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
                           foundations_take_next, gather_face_down, stock_bytes, top_cards)
@@ -147,10 +148,12 @@ STANDARD = Rules(
     deal=stock_click,
     table=TABLE,
     reach=REACH,
+    facts=Facts(foundations_final=True, foundation_transfers=True),  # cells take column cards only
     after_move=refill_columns,
 )
 
 PYSOLFC = STANDARD.but(
     opening=opening_with(relocate_for_reserve),
     permits=None,  # an empty cell also takes a foundation's top card or another cell's card
+    facts=Facts(foundations_final=False, foundation_transfers=True),
 )

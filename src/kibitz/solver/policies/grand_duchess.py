@@ -5,7 +5,8 @@ down foundation (next rank ``12 - d``). A lane *can ever take* a card of its sui
 has not passed the card's rank. Both lanes end with 13 cards, so each takes exactly one
 copy of every rank; a rank both of whose copies are still in play gives one to each lane.
 
-Two facts carry every rule here (standard ruleset, no foundation transfer):
+Two facts carry every rule here (standard ruleset: the rules declare their foundations final
+and no foundation transfers, ``Game.facts``):
 
 Play-now. Within one round (no redeal in between), if some winning line plays a card X
 from where it lies now to lane F, playing X to F at once also wins. Proof: replay the same
@@ -23,9 +24,9 @@ those moves wins: the others need not be tried (see :meth:`GrandDuchessPolicy._c
 Earlier rounds have no such rule: a card left in play is gathered and changes the order
 of the next stock, so holding a card back is a real choice there.
 
-In the pysolfc ruleset a foundation's top card may move to the other lane of its suit when
-it fits, which happens exactly when the suit's lanes hold 13 cards between them (one copy
-of every rank). Then lanes are not fixed, so the rules above are used only for suits
+In the pysolfc ruleset (``Facts.foundation_transfers``) a foundation's top card may move
+to the other lane of its suit when it fits, which happens exactly when the suit's lanes
+hold 13 cards between them (one copy of every rank). Then lanes are not fixed, so the rules above are used only for suits
 whose lanes hold 14 or more (no transfer can ever happen in them again).
 """
 
@@ -36,7 +37,7 @@ import zlib
 
 from kibitz.cards import FACE_DOWN
 from kibitz.moves import DEAL, Move
-from kibitz.rules import Game
+from kibitz.rules import FACE_DOWN_TABLE, FACE_UP, Game
 from kibitz.solver.policies.common import CanonicalPolicy, never, when_no_deal_remains
 from kibitz.state import State
 
@@ -66,10 +67,18 @@ class GrandDuchessPolicy(CanonicalPolicy):
                 down[spec.suit] = i
         self.up: tuple[int, ...] = tuple(up)
         self.down: tuple[int, ...] = tuple(down)
-        self.transfers = any(getattr(rule, "__name__", "") == "top_cards_foundation"
-                             for rule in game.rules.sources)
+        self.transfers = game.facts.foundation_transfers
         """Whether a foundation's top card may move to the other lane (pysolfc)."""
+        self.foundations_final = game.facts.foundations_final
+        """Whether cards never leave the foundations (but for transfers): every rule below
+        needs it."""
         self.last_round = game.info.redeals + 1
+        self._up_lanes = tuple(tuple(bytes(range(suit * 13, suit * 13 + n)) for n in range(14))
+                               for suit in range(4))
+        """Each suit's up foundation holding ``n`` cards, for each ``n``."""
+        self._down_lanes = tuple(tuple(bytes(range(suit * 13 + 12, suit * 13 + 12 - n, -1)) for n in range(14))
+                                 for suit in range(4))
+        """Each suit's down foundation holding ``n`` cards, for each ``n``."""
         self._cover_of: State | None = None
         self._last_cover: list[Move] | None = None
         """The last position asked about and its cover (the search asks for the safe move,
@@ -95,8 +104,9 @@ class GrandDuchessPolicy(CanonicalPolicy):
         return plays
 
     def _fixed(self, ups: list[int], downs: list[int], suit: int) -> bool:
-        """Whether the suit's lanes are fixed for good (always without transfers)."""
-        return not self.transfers or ups[suit] + downs[suit] >= 14
+        """Whether the suit's lanes are fixed for good (always without transfers, never
+        where cards may leave the foundations)."""
+        return self.foundations_final and (not self.transfers or ups[suit] + downs[suit] >= 14)
 
     def _cover(self, state: State) -> list[Move] | None:
         """In the last round: the smallest set of moves one of which wins if any line wins.
@@ -165,16 +175,16 @@ class GrandDuchessPolicy(CanonicalPolicy):
 
         A random foundation move each time, or a deal with chance ``hold`` (rounds 1-3);
         in the last round a card whose other copy is placed goes first (as the safe move).
-        Foundation transfers are never used. The piles are kept as lists here; a redeal is
-        left to the rules.
+        Foundation transfers are never used. The piles are kept as lists here; every deal
+        and redeal is the game's own (``Game.apply_unchecked`` of the deal).
         """
         game = self.game
         piles = state.piles
         up, down, move = self.up, self.down, game.move
         tableau, reserve = game.tableau, game.reserve
-        stock = [c & 63 for c in piles[game.stock]]
-        columns = [[c & 63 for c in piles[i]] for i in tableau]
-        fans = [[c & 63 for c in piles[i]] for i in reserve]
+        stock = piles[game.stock]
+        columns = [list(piles[i].translate(FACE_UP)) for i in tableau]
+        fans = [list(piles[i].translate(FACE_UP)) for i in reserve]
         ups = [len(piles[i]) for i in up]
         downs = [len(piles[i]) for i in down]
         fans_open = any(p and not p[-1] & FACE_DOWN for p in (piles[i] for i in reserve))
@@ -233,40 +243,30 @@ class GrandDuchessPolicy(CanonicalPolicy):
             if not can_deal:
                 return None, len(line)
             line.append(DEAL)
-            if stock:
-                if round < last:
-                    order = (fans[0], *columns, fans[1])
-                else:
-                    order = tuple(columns)
-                for pile in order:
-                    if not stock:
-                        break
-                    pile.append(stock.pop())
-                if round < last and not stock:
-                    fans_open = True
-                continue
-            after = game.apply_unchecked(self._as_state(state, stock, columns, fans, ups, downs, round), DEAL)
+            after = game.apply_unchecked(
+                self._as_state(state, stock, columns, fans, fans_open, ups, downs, round), DEAL)
             piles = after.piles
-            stock = [c & 63 for c in piles[game.stock]]
-            columns = [[c & 63 for c in piles[i]] for i in tableau]
-            fans = [[c & 63 for c in piles[i]] for i in reserve]
+            stock = piles[game.stock]
+            columns = [list(piles[i].translate(FACE_UP)) for i in tableau]
+            fans = [list(piles[i].translate(FACE_UP)) for i in reserve]
             fans_open = any(p and not p[-1] & FACE_DOWN for p in (piles[i] for i in reserve))
             round = after.round
         return line, len(line)
 
-    def _as_state(self, state: State, stock: list[int], columns: list[list[int]], fans: list[list[int]],
-                  ups: list[int], downs: list[int], round: int) -> State:
-        """The position of a playout with an empty stock (every card face up)."""
+    def _as_state(self, state: State, stock: bytes, columns: list[list[int]], fans: list[list[int]],
+                  fans_open: bool, ups: list[int], downs: list[int], round: int) -> State:
+        """The position of a playout (the stock as the rules left it, the reserve face down
+        until it opens)."""
         game = self.game
         piles = list(state.piles)
-        piles[game.stock] = bytes(stock)
+        piles[game.stock] = stock
         for suit in range(4):
-            piles[self.up[suit]] = bytes(range(suit * 13, suit * 13 + ups[suit]))
-            piles[self.down[suit]] = bytes(range(suit * 13 + 12, suit * 13 + 12 - downs[suit], -1))
+            piles[self.up[suit]] = self._up_lanes[suit][ups[suit]]
+            piles[self.down[suit]] = self._down_lanes[suit][downs[suit]]
         for i, column in zip(game.tableau, columns):
             piles[i] = bytes(column)
         for i, fan in zip(game.reserve, fans):
-            piles[i] = bytes(fan)
+            piles[i] = bytes(fan) if fans_open else bytes(fan).translate(FACE_DOWN_TABLE)
         return State(game, tuple(piles), round, state.base)
 
     # -- the policy -------------------------------------------------------------

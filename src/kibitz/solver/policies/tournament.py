@@ -15,7 +15,8 @@ columns) share this policy. Facts about the foundations that the rules below rel
   up pile can only grow by the one card of rank ``u`` and the down pile by the one card of
   rank ``12-d``.
 
-In the standard ruleset no card ever leaves the foundations (transfers keep them there),
+In the standard ruleset no card ever leaves the foundations (transfers keep them there;
+the rules declare it, ``Facts.foundations_final``),
 so the number of cards on the foundations never goes down; every safe move adds a card to
 them. That makes the search with safe moves complete: from a winnable settled position,
 either a safe move adds a card or the first move of a shortest win leads to a position
@@ -64,7 +65,7 @@ FIRST_PASS_BUDGET = 100_000
 class TournamentPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns only once nothing will be dealt or refilled.
 
-    Safe moves (standard ruleset only, see :meth:`safe_move`), transfers only towards a
+    Safe moves (foundations final: standard ruleset only, see :meth:`safe_move`), transfers only towards a
     card that could then be played (see :meth:`ordered_moves`), and a move order that
     plays to the foundations first and digs for playable cards before dealing. The full
     search gets 10% of the budget; first comes a pass that cuts short the search below
@@ -77,7 +78,10 @@ class TournamentPolicy(CanonicalPolicy):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_no_deal_remains, reserve=always)
-        self.standard = game.ruleset == "standard"
+        self.foundations_final = game.facts.foundations_final
+        """Whether no card ever leaves the foundations but onto another (the standard
+        ruleset; ``Game.facts``): the safe moves, proofs of loss and transfer pruning below
+        rely on it."""
         f = game.foundations
         self.up = f[:4]
         self.down = f[4:]
@@ -110,7 +114,7 @@ class TournamentPolicy(CanonicalPolicy):
     # -- safe moves -----------------------------------------------------------
 
     def safe_move(self, state: State) -> Move | None:
-        """Standard ruleset only. Three kinds of card go to a foundation without branching.
+        """Foundations final (standard ruleset) only. Three kinds of card go to a foundation without branching.
 
         1. A cell card that fits a foundation, unless ``u + d == 13`` for its suit. Cells
            are never dealt to nor gathered, so only the foundations tell the two positions
@@ -141,7 +145,7 @@ class TournamentPolicy(CanonicalPolicy):
            piles then meet; we transfer our card across, and have the same), or into a
            cell, where the win's position differs from ours by the cell move of rule 1.
         """
-        if not self.standard:
+        if not self.foundations_final:
             return None
         piles = state.piles
         heights = self.heights(state)
@@ -170,7 +174,7 @@ class TournamentPolicy(CanonicalPolicy):
     # -- proofs of loss -------------------------------------------------------
 
     def is_hopeless(self, state: State) -> bool:
-        """Standard ruleset, nothing left to deal: some suit can never move again.
+        """Foundations final (standard ruleset), nothing left to deal: some suit can never move again.
 
         With the stock empty and no redeal left, columns only shrink and (standard ruleset)
         cards leave the cells only for the foundations. Take a suit and the first moment
@@ -185,7 +189,7 @@ class TournamentPolicy(CanonicalPolicy):
         empty cells (each card taken off a column fills a cell until the next foundation
         move), so no foundation move is ever possible.
         """
-        if not self.standard or state.round < self.last_round:
+        if not self.foundations_final or state.round < self.last_round:
             return False
         piles = state.piles
         if piles[self.stock]:
@@ -312,7 +316,7 @@ class TournamentPolicy(CanonicalPolicy):
         heights = self.heights(state)
         index = self._index
         is_f, is_cell, is_col = self._is_foundation, self._is_cell, self._is_column
-        standard = self.standard
+        final = self.foundations_final
         empty = [i for i in self.cells if not piles[i]]
         free = len(empty)
         first_empty = empty[0] if empty else -1
@@ -351,7 +355,7 @@ class TournamentPolicy(CanonicalPolicy):
             source, target = index[move.source], index[move.target]
             if is_f[target]:
                 if is_f[source]:
-                    if standard:
+                    if final:
                         suit = (source - self.up[0]) % 4
                         u, _ = heights[suit]
                         towards_down = source == self.up[suit]

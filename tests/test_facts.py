@@ -1,0 +1,55 @@
+"""The facts each game's rules declare (``Game.facts``) hold in play: random play in either
+ruleset never meets a legal move that a declared fact excludes, and meets a card leaving the
+foundations wherever the rules declare that it may. (Declared foundation transfers, met in
+play only once a suit's two foundations meet, just make the algorithms that read them more
+careful.)"""
+
+from __future__ import annotations
+
+import random
+
+import kibitz
+from kibitz.facts import Facts
+from kibitz.piles import PileKind
+
+
+def test_every_game_declares_its_facts_with_its_rules(any_game: kibitz.Game) -> None:
+    assert isinstance(any_game.facts, Facts)
+    assert any_game.facts is any_game.rules.facts
+
+
+def test_random_play_meets_no_move_a_fact_excludes(any_game: kibitz.Game) -> None:
+    facts = any_game.facts
+    kinds = any_game.kinds
+    to_foundation = leaving = 0
+    for number in range(1, 7):
+        state, rng = any_game.deal(number), random.Random(number)
+        for _ in range(400):
+            if not state.legal_moves:
+                break
+            for move in state.legal_moves:
+                if move.is_deal:
+                    continue
+                source, target = any_game.ends(move)
+                if kinds[source] is not PileKind.FOUNDATION:
+                    to_foundation += kinds[target] is PileKind.FOUNDATION
+                    continue
+                if kinds[target] is PileKind.FOUNDATION:
+                    assert facts.foundation_transfers, (move, str(state))
+                else:
+                    assert not facts.foundations_final, (move, str(state))
+                    leaving += 1
+            state = state.apply(rng.choice(state.legal_moves))
+    assert to_foundation > 20  # the foundations were reached: the check was not empty
+    assert facts.foundations_final or leaving > 0
+
+
+def test_the_rulesets_differ_where_their_rules_do() -> None:
+    """Grand Duchess's pysolfc ruleset allows foundation transfers; Tournament's (and so
+    Napoleon's Flank's) pysolfc ruleset lets a foundation's top card back into an empty cell."""
+    grand_duchess = kibitz.game("grand-duchess").facts, kibitz.game("grand-duchess", "pysolfc").facts
+    assert [f.foundation_transfers for f in grand_duchess] == [False, True]
+    assert all(f.foundations_final for f in grand_duchess)
+    for slug in ("tournament", "napoleons-flank"):
+        facts = kibitz.game(slug).facts, kibitz.game(slug, "pysolfc").facts
+        assert [f.foundations_final for f in facts] == [True, False]
