@@ -83,23 +83,12 @@ def _solve(state: State, limits: Limits) -> SolveResult:
     natively = solve_natively(state, policy, limits)  # the same search, in the native kernel
     if natively is not None:
         return natively
-    if policy.first_pass() is not None:
-        share = policy.first_pass_share
-        first = first_pass(state, policy, replace(
-            limits, seconds=None if limits.seconds is None else limits.seconds * share,
-            nodes=None if limits.nodes is None else max(1, int(limits.nodes * share))))
-        if first.outcome is Outcome.WON or first.reason == interrupts.INTERRUPTED:
-            result = first
-        else:
-            rest = replace(
-                limits, seconds=None if limits.seconds is None else max(1e-3, limits.seconds - first.seconds),
-                nodes=None if limits.nodes is None else max(1, limits.nodes - first.nodes))
-            result = search(state, policy, rest)
-            result = replace(result, nodes=result.nodes + first.nodes, seconds=result.seconds + first.seconds,
-                             states=result.states + first.states, peak_table=max(result.peak_table, first.peak_table))
-    else:
-        result = search(state, policy, limits)
-    return result
+    if policy.first_pass() is None:
+        return search(state, policy, limits)
+    first = first_pass(state, policy, limits.share(policy.first_pass_share))
+    if first.outcome is Outcome.WON or first.reason == interrupts.INTERRUPTED:
+        return first
+    return search(state, policy, limits.after(first)).following(first)
 
 
 def hint(state: State, limits: Limits | None = None) -> Move | None:

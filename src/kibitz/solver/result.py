@@ -1,9 +1,17 @@
-"""What a search is allowed (:class:`Limits`) and what it found (:class:`SolveResult`)."""
+"""What a search is allowed (:class:`Limits`), what it found (:class:`SolveResult`), and how
+a search made of parts spends its limits (:class:`Budget`).
+
+The arithmetic of budgets lives here only: a first pass's share of the limits and what it
+leaves to the full search (:meth:`Limits.share`, :meth:`Limits.after`), what is left for
+the next part of a search (a restart, an alternative) and the counters added up
+(:class:`Budget`, :meth:`SolveResult.following`).
+"""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 
 from kibitz.moves import Move
 
@@ -36,6 +44,17 @@ class Limits:
         if self.table < 1:
             raise ValueError(f"table limit must be at least 1, not {self.table}")
 
+    def share(self, fraction: float) -> Limits:
+        """These limits cut to ``fraction`` of the time and of the nodes (at least one)."""
+        return replace(self, seconds=None if self.seconds is None else self.seconds * fraction,
+                       nodes=None if self.nodes is None else max(1, int(self.nodes * fraction)))
+
+    def after(self, spent: SolveResult) -> Limits:
+        """What these limits leave after a search that ``spent`` some of them (at least a
+        millisecond and one node)."""
+        return replace(self, seconds=None if self.seconds is None else max(1e-3, self.seconds - spent.seconds),
+                       nodes=None if self.nodes is None else max(1, self.nodes - spent.nodes))
+
 
 @dataclass(frozen=True)
 class SolveResult:
@@ -58,8 +77,60 @@ class SolveResult:
     def is_decided(self) -> bool:
         return self.outcome is not Outcome.UNKNOWN
 
+    def following(self, earlier: SolveResult) -> SolveResult:
+        """This result of a search that followed ``earlier`` in one solve, with the counters
+        of both: nodes, positions and seconds added, the larger peak of the table."""
+        return replace(self, nodes=self.nodes + earlier.nodes, seconds=self.seconds + earlier.seconds,
+                       states=self.states + earlier.states, peak_table=max(self.peak_table, earlier.peak_table))
+
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready summary: outcome, moves as strings, counters."""
         return {"outcome": self.outcome.value, "moves": [str(m) for m in self.moves],
                 "reason": self.reason, "nodes": self.nodes, "states": self.states,
                 "seconds": round(self.seconds, 6), "peak_table": self.peak_table}
+
+
+TIME_LIMIT = "time limit"
+NODE_LIMIT = "node limit"
+
+
+class Budget:
+    """The limits of a search made of parts (restarts, alternatives) as they are spent: the
+    clock starts when it is made, and each part's counters are added (:meth:`add`)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.started = time.perf_counter()
+        self.deadline: float | None = None if limits.seconds is None else self.started + limits.seconds
+        """The clock reading (``time.perf_counter``) at which the time limit is reached."""
+        self.nodes = 0
+        self.states = 0
+        self.peak_table = 0
+        self.reason = NODE_LIMIT
+        """Why :meth:`remaining` last found nothing left."""
+
+    def remaining(self, cap: int | None = None) -> Limits | None:
+        """The limits of the next part: the time left and the nodes left, at most ``cap``
+        of them; ``None`` when the time or the nodes are spent (:attr:`reason` says which)."""
+        seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+        if seconds is not None and seconds <= 0:
+            self.reason = TIME_LIMIT
+            return None
+        nodes = None if self.limits.nodes is None else self.limits.nodes - self.nodes
+        if nodes is not None and nodes <= 0:
+            self.reason = NODE_LIMIT
+            return None
+        if cap is not None:
+            nodes = cap if nodes is None else min(cap, nodes)
+        return Limits(seconds=seconds, nodes=nodes, table=self.limits.table)
+
+    def add(self, part: SolveResult) -> None:
+        """Count a part's nodes and positions, and its table's peak."""
+        self.nodes += part.nodes
+        self.states += part.states
+        self.peak_table = max(self.peak_table, part.peak_table)
+
+    def result(self, outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
+        """The result of the whole search, with the parts' counters and the time since it started."""
+        return SolveResult(outcome, moves, reason, self.nodes, self.states, time.perf_counter() - self.started,
+                           self.peak_table)

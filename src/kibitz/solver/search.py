@@ -8,7 +8,7 @@ from typing import Hashable
 from kibitz.moves import Move
 from kibitz.solver import interrupts
 from kibitz.solver.policy import Policy
-from kibitz.solver.result import Limits, Outcome, SolveResult
+from kibitz.solver.result import NODE_LIMIT, TIME_LIMIT, Budget, Limits, Outcome, SolveResult
 from kibitz.state import State
 
 TIME_CHECK_EVERY = 512
@@ -29,15 +29,16 @@ class _Frame:
         abandoned (``Policy.subtree_budget``), or ``None``."""
 
 
-def settle(policy: Policy, state: State) -> tuple[State, list[Move]]:
-    """Play safe moves until none is left; returns the state and the moves played."""
-    played: list[Move] = []
+def settle(policy: Policy, state: State, played: list[Move]) -> State:
+    """Play the policy's safe moves until none is left: the state reached, with the moves
+    played added to ``played`` (every search and probe settles a position this way)."""
+    apply = state.game.apply_unchecked
     move = policy.safe_move(state)
     while move is not None:
-        state = state.game.apply_unchecked(state, move)
+        state = apply(state, move)
         played.append(move)
         move = policy.safe_move(state)
-    return state, played
+    return state
 
 
 SUBTREE_CAP = "subtree cap"
@@ -57,36 +58,31 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     spend its whole budget below them, while a search that starts differently often wins
     at once. Nothing the first pass sees is a proof of loss.
     """
-    started = time.perf_counter()
-    deadline = None if limits.seconds is None else started + limits.seconds
-    nodes = states = peak = 0
+    spent = Budget(limits)
     budget = policy.first_pass_budget
     attempt = 0
-    reason = "node limit"
+    reason = NODE_LIMIT
     quick = policy.first_pass(attempt)
     while quick is not None:
-        seconds = None if deadline is None else deadline - time.perf_counter()
-        left = None if limits.nodes is None else limits.nodes - nodes
-        if (seconds is not None and seconds <= 0) or (left is not None and left <= 0):
-            reason = "time limit" if seconds is not None and seconds <= 0 else "node limit"
+        part_limits = spent.remaining(budget)
+        if part_limits is None:
+            reason = spent.reason
             break
-        cap = left if budget is None else (budget if left is None else min(budget, left))
-        part = search(state, quick, Limits(seconds=seconds, nodes=cap, table=limits.table))
-        nodes += part.nodes
-        states += part.states
-        peak = max(peak, part.peak_table)
+        part = search(state, quick, part_limits)
+        spent.add(part)
         if part.outcome is Outcome.WON:
-            return SolveResult(Outcome.WON, part.moves, None, nodes, states, time.perf_counter() - started, peak)
+            return spent.result(Outcome.WON, part.moves)
         reason = part.reason or "first pass exhausted"
         capped = part.reason == SUBTREE_CAP
+        cap = part_limits.nodes
         if not capped and (budget is None or cap is None or part.outcome is Outcome.LOST
-                           or part.reason != "node limit" or cap < budget):
+                           or part.reason != NODE_LIMIT or cap < budget):
             break
         attempt += 1
         if budget is not None and not capped:
             budget = int(budget * RESTART_GROWTH)
         quick = policy.first_pass(attempt)
-    return SolveResult(Outcome.UNKNOWN, (), reason, nodes, states, time.perf_counter() - started, peak)
+    return spent.result(Outcome.UNKNOWN, reason=reason)
 
 
 FIRST_BUDGET = 2_000
@@ -95,7 +91,8 @@ FIRST_BUDGET = 2_000
 
 def search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """Search for a win from ``state``; the winning line is not yet replayed (see ``solve``)."""
-    root, prelude = settle(policy, state)
+    prelude: list[Move] = []
+    root = settle(policy, state, prelude)
     if not state.game.is_won(root) and policy.splits_at(root):
         return _split_search(root, prelude, policy, limits)
     return _search(state, policy, limits)
@@ -107,45 +104,34 @@ def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limi
     Each alternative gets its own complete depth-first search (own table), so a verdict of
     *lost* for an alternative is a full proof; the position is lost when every alternative is.
     """
-    started = time.perf_counter()
-    deadline = None if limits.seconds is None else started + limits.seconds
-    nodes = states = peak = 0
+    spent = Budget(limits)
     apply = root.game.apply_unchecked
     alternatives = [(move, apply(root, move)) for move in policy.ordered_moves(root)]
     budget = FIRST_BUDGET
-
-    def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
-        return SolveResult(outcome, moves, reason, nodes, states, time.perf_counter() - started, peak)
-
     while alternatives:
         still_open = []
         for move, child in alternatives:
-            seconds = None if deadline is None else deadline - time.perf_counter()
-            if seconds is not None and seconds <= 0:
-                return result(Outcome.UNKNOWN, reason="time limit")
-            left = None if limits.nodes is None else limits.nodes - nodes
-            if left is not None and left <= 0:
-                return result(Outcome.UNKNOWN, reason="node limit")
-            cap = budget if left is None else min(budget, left)
-            part = _search(child, policy, Limits(seconds=seconds, nodes=cap, table=limits.table))
-            nodes += part.nodes
-            states += part.states
-            peak = max(peak, part.peak_table)
+            part_limits = spent.remaining(budget)
+            if part_limits is None:
+                return spent.result(Outcome.UNKNOWN, reason=spent.reason)
+            part = _search(child, policy, part_limits)
+            spent.add(part)
             if part.outcome is Outcome.WON:
-                return result(Outcome.WON, tuple(prelude) + (move,) + part.moves)
+                return spent.result(Outcome.WON, tuple(prelude) + (move,) + part.moves)
             if part.outcome is Outcome.UNKNOWN:
-                if part.reason != "node limit" or cap < budget:
-                    return result(Outcome.UNKNOWN, reason=part.reason)
+                cap = part_limits.nodes
+                if part.reason != NODE_LIMIT or (cap is not None and cap < budget):
+                    return spent.result(Outcome.UNKNOWN, reason=part.reason)
                 still_open.append((move, child))
         alternatives = still_open
         budget *= 4
-    return result(Outcome.LOST)
+    return spent.result(Outcome.LOST)
 
 
 def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """Depth-first search with one transposition table."""
-    started = time.perf_counter()
-    deadline = None if limits.seconds is None else started + limits.seconds
+    clock = Budget(limits)
+    started, deadline = clock.started, clock.deadline
     node_limit = limits.nodes
     table_limit = limits.table
     game = state.game
@@ -160,7 +146,8 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
         return SolveResult(outcome, moves, reason, nodes, len(seen), time.perf_counter() - started, len(seen))
 
-    root, prelude = settle(policy, state)
+    prelude: list[Move] = []
+    root = settle(policy, state, prelude)
     if is_won(root):
         return result(Outcome.WON, tuple(prelude))
     seen.add(key_of(root))
@@ -187,13 +174,8 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
             continue
         move = frame.moves[frame.next]
         frame.next += 1
-        child = apply(frame.state, move)
         line = [move]
-        safe = policy.safe_move(child)
-        while safe is not None:
-            child = apply(child, safe)
-            line.append(safe)
-            safe = policy.safe_move(child)
+        child = settle(policy, apply(frame.state, move), line)
         if is_won(child):
             path = [m for f in frames for m in f.line] + line
             return result(Outcome.WON, tuple(path))
@@ -208,7 +190,7 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
         nodes += 1
         if nodes % TIME_CHECK_EVERY == 0:
             if deadline is not None and time.perf_counter() > deadline:
-                return result(Outcome.UNKNOWN, reason="time limit")
+                return result(Outcome.UNKNOWN, reason=TIME_LIMIT)
             if interrupts.requested():
                 return result(Outcome.UNKNOWN, reason=interrupts.INTERRUPTED)
             probes += 1
@@ -218,7 +200,7 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
             if found is not None:
                 return result(Outcome.WON, tuple(prelude + found))
         if node_limit is not None and nodes >= node_limit:
-            return result(Outcome.UNKNOWN, reason="node limit")
+            return result(Outcome.UNKNOWN, reason=NODE_LIMIT)
         abandon_after = frame.abandon_after
         if caps:
             budget = policy.subtree_budget(frame.state, child)

@@ -35,6 +35,7 @@ from kibitz.moves import DEAL, Move
 from kibitz.rules import Game
 from kibitz.solver.policies.common import CanonicalPolicy, OverFull, always, when_no_deal_remains
 from kibitz.solver.policy import Policy
+from kibitz.solver.search import settle
 from kibitz.state import State
 
 
@@ -278,14 +279,9 @@ class TournamentPolicy(CanonicalPolicy):
                 move = moves[0]
                 if len(moves) > 1 and rng.random() < skip:
                     move = moves[rng.randrange(1, min(len(moves), WIDTH))]
-                current = apply(current, move)
                 line.append(move)
                 self.probe_moves += 1
-                safe = self.safe_move(current)
-                while safe is not None:
-                    current = apply(current, safe)
-                    line.append(safe)
-                    safe = self.safe_move(current)
+                current = settle(self, apply(current, move), line)
                 if is_won(current):
                     return line
                 key = self.key(current)
