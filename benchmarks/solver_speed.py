@@ -6,6 +6,9 @@ second. Targets (issue 3): at most 0.1% undecided at a 10-second timeout and a m
 under 50 ms per deal. Progress goes to stderr, the table to stdout.
 
     .venv/bin/python benchmarks/solver_speed.py [--deals 1-50] [--timeout 2] [--games duchess,cicely]
+
+``--nodes N`` limits each deal to N nodes instead of a time (no time limit): the search is
+then the same whatever else the machine is doing, and the same in every build.
 """
 
 from __future__ import annotations
@@ -37,12 +40,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", default="1-50", help="deal numbers, e.g. 1-50 (default)")
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per deal (default 2)")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="a node limit per deal instead of the timeout (default: none)")
     parser.add_argument("--ruleset", default="standard", choices=kibitz.RULESETS)
     parser.add_argument("--games", default="", help="comma-separated slugs (default: all)")
     args = parser.parse_args()
     deals = parse_range(args.deals)
     slugs = args.games.split(",") if args.games else [info.slug for info in kibitz.games()]
-    print(f"solver benchmark: deals {args.deals}, timeout {args.timeout:g} s, ruleset {args.ruleset}, "
+    limits = Limits(seconds=args.timeout) if args.nodes is None else Limits(seconds=None, nodes=args.nodes)
+    limit = f"timeout {args.timeout:g} s" if args.nodes is None else f"node limit {args.nodes:,}"
+    print(f"solver benchmark: deals {args.deals}, {limit}, ruleset {args.ruleset}, "
           f"Python {platform.python_version()}, one process")
     print(f"compiled solver: {compiled.STATUS}")
     print(f"native rules: {native.STATUS}")
@@ -55,7 +62,7 @@ def main() -> None:
         nodes = 0
         cpu_start = time.process_time()
         for done, number in enumerate(deals, 1):
-            result = solve(game.deal(number), Limits(seconds=args.timeout))
+            result = solve(game.deal(number), limits)
             counts[result.outcome] += 1
             print(f"\r{slug}: {done}/{len(deals)} deals, {counts[Outcome.UNKNOWN]} undecided",
                   end="", file=sys.stderr, flush=True)

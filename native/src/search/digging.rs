@@ -3,8 +3,8 @@
 //! The full policy's key, safe moves and split points, but no card ever leaves a foundation,
 //! and the moves are tried in a digging order: to a foundation first, the deal last, the
 //! others by how deep their source pile holds a card some foundation takes now; attempts
-//! after the first add seeded noise to those depths (Python's `random.Random`, seeded from
-//! the position and the attempt).
+//! after the first add seeded noise to those depths (splitmix64, seeded from the position and
+//! the attempt).
 
 use smallvec::SmallVec;
 
@@ -12,7 +12,8 @@ use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{Move, MoveList};
 use crate::search::policy::{Canonical, Policy};
-use crate::search::random::{crc32, PyRandom};
+use crate::search::noise::SplitMix64;
+use crate::search::random::crc32;
 
 /// Depth given to a pile that holds no card a foundation takes now.
 const NOT_WANTED: f64 = 99.0;
@@ -77,7 +78,7 @@ impl Policy for Digging<'_> {
                 let separator: &[u8] = if k + 1 < piles { &[0xff] } else { &[] };
                 [board.pile(k), separator]
             });
-            PyRandom::new(u64::from(crc32(parts)) ^ self.attempt.wrapping_mul(0x9E37_79B1))
+            SplitMix64::new(u64::from(crc32(parts)) ^ self.attempt.wrapping_mul(0x9E37_79B1))
         });
         let mut full = MoveList::new();
         self.full.ordered_moves(board, &mut full);

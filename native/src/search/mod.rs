@@ -4,6 +4,7 @@
 //! solve gives the same outcome, moves and counters as the Python solver.
 
 pub mod digging;
+pub mod noise;
 pub mod policy;
 pub mod random;
 

@@ -23,7 +23,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 5
+SOLVER_VERSION = 6
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results."""
 
 

@@ -17,7 +17,6 @@ differ, so merging them would lose wins; they are kept apart.)
 
 from __future__ import annotations
 
-import random
 import zlib
 from typing import Callable, Hashable
 
@@ -63,6 +62,31 @@ DIG_NOISE = 3.0
 """Width of the noise added to depths after the first attempt."""
 FIRST_ATTEMPT_BUDGET = 500
 """Node budget of the first digging attempt (see ``Policy.first_pass_budget``)."""
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+"""splitmix64's increment: 2**64 divided by the golden ratio, odd."""
+
+
+class SplitMix64:
+    """The splitmix64 generator: draw ``k`` mixes ``seed + k * GOLDEN_GAMMA`` (mod 2**64).
+
+    A counter hash, so seeding costs nothing and each draw a few integer operations; the
+    native search draws the same numbers (``native/src/search/noise.rs``).
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def random(self) -> float:
+        """The next draw as a float in [0, 1) with 53 bits."""
+        self.state = (self.state + GOLDEN_GAMMA) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
+        return (z >> 11) * (1.0 / 9007199254740992.0)
 
 
 class CanonicalPolicy(Policy):
@@ -160,8 +184,8 @@ class Digging(OverFull):
     and the deal last; the others by how deep their source pile holds a card that some
     foundation takes now (a move off a pile whose next card plays comes first), moves out
     of cells at depth ``CELL_DEPTH``. Attempts after the first add seeded noise to the
-    depths, so each restart digs in another order; the noise depends only on the position
-    and the attempt, so results are reproducible. It may miss wins, so it is only used to
+    depths, so each restart digs in another order; the noise (:class:`SplitMix64`) depends
+    only on the position and the attempt, so results are reproducible. It may miss wins, so it is only used to
     find them.
     """
 
@@ -200,7 +224,7 @@ class Digging(OverFull):
             depth[name] = found
         noise = None
         if self.attempt:
-            noise = random.Random(zlib.crc32(b"\xff".join(piles)) ^ (self.attempt * 0x9E3779B1))
+            noise = SplitMix64(zlib.crc32(b"\xff".join(piles)) ^ (self.attempt * 0x9E3779B1))
         ranked = []
         for n, move in enumerate(self.full.ordered_moves(state)):
             if move.source in foundations:
