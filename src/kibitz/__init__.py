@@ -19,6 +19,7 @@ from kibitz.moves import DEAL, Move, parse_move
 from kibitz.registry import find, game, games
 from kibitz.rules import RULESETS, Game, GameInfo
 from kibitz.state import State
+from kibitz import notation  # noqa: F401,E402  (a state pickles as its notation, which it registers)
 
 __version__ = "0.1.0"
 

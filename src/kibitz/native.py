@@ -22,9 +22,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Literal, Protocol, Sequence
 
 from kibitz.counterparts import Json, MissingCounterpart, counterpart_of
+from kibitz.moves import DEAL, Move
 
 if TYPE_CHECKING:
-    from kibitz.moves import Move
     from kibitz.rules import Game
     from kibitz.state import State
 
@@ -149,7 +149,6 @@ def kernel_for(game: Game, *, force: bool = False) -> Kernel | None:
     except MissingCounterpart as error:
         PYTHON_GAMES[f"{game.slug}/{game.ruleset}"] = str(error)
         return None
-    from kibitz.moves import DEAL
     from kibitz.state import State
     kernel: Kernel = module.Kernel(json.dumps(spec), game, State, DEAL)
     return kernel

@@ -11,12 +11,14 @@ face up and lower case face down::
 
 from __future__ import annotations
 
+import copyreg
 from collections import Counter
 from typing import Any
 
 from kibitz.cards import IDENTITY, RANKS, format_card, parse_card
 from kibitz.errors import KibitzError, NotationError
 from kibitz.piles import PileKind
+from kibitz.registry import game as find_game
 from kibitz.rules import Game
 from kibitz.state import State
 
@@ -92,16 +94,12 @@ def state_from_layout(game: Game, layout: dict[str, Any]) -> State:
 # -- the one-line form ----------------------------------------------------------
 
 def format_state(state: State) -> str:
-    """The one-line text of a state (see the module docstring)."""
-    game = state.game
-    fields = [game.slug, game.ruleset, f"round={state.round}", f"base={_base_text(state.base) or '-'}"]
-    fields += [f"{spec.name}={format_pile(pile, ',')}" for spec, pile in zip(game.piles, state.piles)]
-    return " ".join(fields)
+    """The one-line text of a state (see the module docstring); ``str(state)`` gives it too."""
+    return str(state)
 
 
 def parse_state(text: str) -> State:
     """Parse the one-line form; raises :class:`NotationError` saying what is wrong."""
-    from kibitz.registry import game as find_game
     tokens = text.split()
     if len(tokens) < 4:
         raise NotationError("state: expected 'GAME RULESET round=N base=B pile=cards ...'")
@@ -155,3 +153,11 @@ def check_state(state: State) -> None:
             raise NotationError(f"state: {spec.name} holds {len(pile)} cards (at most 13)")
         if spec.cell and len(pile) > 1:
             raise NotationError(f"state: cell {spec.name} holds {len(pile)} cards (at most 1)")
+
+
+def _pickled(state: State) -> tuple[Any, ...]:
+    """How a state pickles: as its one-line form, which :func:`parse_state` reads back."""
+    return (parse_state, (format_state(state),))
+
+
+copyreg.pickle(State, _pickled)

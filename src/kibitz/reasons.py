@@ -22,11 +22,10 @@ from kibitz.cards import FACE_DOWN, IDENTITY, RANK_NAMES, RANK_SYMBOLS, SUIT_NAM
 from kibitz.errors import IllegalMoveError, quoted
 from kibitz.moves import DEAL, PILE_NAME, Move
 from kibitz.piles import PileKind
-from kibitz.state import State
 from kibitz.view import is_hidden
 
 if TYPE_CHECKING:
-    from kibitz.rules import Game, Unit
+    from kibitz.rules import Game, State, Unit
 
 Reason = Callable[["Attempt"], "str | None"]
 """Why one rule refuses an attempt, or ``None`` when it has nothing against it."""

@@ -34,6 +34,7 @@ from kibitz.errors import KibitzError, RecordError, quoted
 from kibitz.history import History, ReplayError
 from kibitz.moves import Move, parse_move
 from kibitz.printable import printable
+from kibitz.registry import find as find_info, game as find_game
 from kibitz.rules import Game
 
 MAGIC = "kibitz game record 1"
@@ -106,7 +107,6 @@ def _read_record(text: str) -> Record:
     the checksum covers the lines joined by LF. The moves are read a block of lines at a
     time: a record of a million moves never becomes a list of a million lines.
     """
-    from kibitz.registry import find as find_info, game as find_game
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"record is {len(text):,} characters, more than a record can be "
                           f"({MAX_RECORD_BYTES:,} bytes)")

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from kibitz.cards import FACE_DOWN, IDENTITY, RANK_SYMBOLS, Card, card_text, is_red, rank_of, suit_of
+from kibitz.cards import (FACE_DOWN, IDENTITY, RANK_SYMBOLS, RANKS, Card, card_text, format_card, is_red, rank_of,
+                          suit_of)
 from kibitz.counterparts import (BuildsOn, EmptyPilesTakeAny, FoundationsTakeNext, StockClick, StockHasCards,
                                  TopCards, counterpart)
+from kibitz.deals import check_deal_number
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from kibitz.facts import Facts
 from kibitz.moves import DEAL, Move, parse_move
@@ -26,9 +28,129 @@ from kibitz.native import Kernel, kernel_for
 from kibitz.piles import Foundation, PileKind, PileSpec
 from kibitz.reasons import (Attempt, capital, cards_words, explain_card, explain_illegal, kind_words, no_redeal_left,
                             pile_too_short, pile_words, reason_for, suit_words)
-from kibitz.state import State
 from kibitz.reach import Reach
 from kibitz.table import Table
+from kibitz.view import View, is_hidden
+
+Key = tuple[tuple[bytes, ...], int, int]
+"""A state's hashable key (see :attr:`State.key`)."""
+
+
+class State:
+    """A position of a game: every pile, the round and the base rank.
+
+    Piles are ``bytes`` (one byte per card, bottom to top, see :mod:`kibitz.cards`), so
+    copying a state is copying a tuple of references, and a state's hash is built from the
+    piles' cached hashes. ``round`` counts from 1 and goes up with each redeal; ``base`` is
+    Duchess's base rank once chosen (``None`` otherwise).
+
+    States are immutable; :meth:`apply` returns a new state. Two states are equal
+    when they belong to the same game and ruleset and hold the same cards in the
+    same places with the same faces, round and base. A state and its :class:`Game` refer
+    to each other (a state asks its game for its moves; a game makes states), so both are
+    defined here; :mod:`kibitz.state` is where the library names it. A state pickles as its
+    one-line notation (:mod:`kibitz.notation` registers how).
+    """
+
+    __slots__ = ("game", "piles", "round", "base", "_legal")
+
+    game: Game
+    piles: tuple[bytes, ...]
+    round: int
+    base: int | None
+    _legal: tuple[Move, ...] | None
+
+    def __init__(self, game: Game, piles: tuple[bytes, ...], round: int = 1,
+                 base: int | None = None) -> None:
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "piles", piles)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "_legal", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"State is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"State is immutable: cannot delete {name!r}")
+
+    # -- identity -----------------------------------------------------------
+
+    @property
+    def key(self) -> Key:
+        """A hashable key: equal states of one game have equal keys."""
+        return (self.piles, self.round, -1 if self.base is None else self.base)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.game is other.game and self.piles == other.piles
+                and self.round == other.round and self.base == other.base)
+
+    def __hash__(self) -> int:
+        return hash((self.piles, self.round, self.base))
+
+    def __repr__(self) -> str:
+        return f"<State {self.game.slug}/{self.game.ruleset} round {self.round}>"
+
+    def __str__(self) -> str:
+        """The one-line form of :mod:`kibitz.notation`, which ``parse_state`` reads back."""
+        game = self.game
+        base = "-" if self.base is None else RANKS[self.base]
+        fields = [game.slug, game.ruleset, f"round={self.round}", f"base={base}"]
+        fields += [spec.name + "=" + ",".join(format_card(c) for c in pile)
+                   for spec, pile in zip(game.piles, self.piles)]
+        return " ".join(fields)
+
+    # -- piles --------------------------------------------------------------
+
+    def pile(self, name: str) -> bytes:
+        """The cards of the pile named ``name`` (``t3``), bottom to top."""
+        return self.piles[self.game.pile_index(name)]
+
+    def cards(self, name: str) -> list[Card]:
+        """The card identities of pile ``name``, bottom to top, without face bits."""
+        return [c & IDENTITY for c in self.pile(name)]
+
+    # -- rules (delegated to the game) ---------------------------------------
+
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move, including ``deal`` when the stock may be clicked."""
+        legal: tuple[Move, ...] | None = self._legal
+        if legal is None:
+            legal = self.game.generate_moves(self)
+            object.__setattr__(self, "_legal", legal)
+        return legal
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` is legal here."""
+        return move in self.legal_moves
+
+    def apply(self, move: Move | str) -> State:
+        """The state after ``move`` (a :class:`Move` or its text); raises on an illegal move."""
+        return self.game.apply(self, move)
+
+    def is_won(self) -> bool:
+        """True when every card is on a foundation."""
+        return self.game.is_won(self)
+
+    def is_over(self) -> bool:
+        """True when the game is won or no legal move remains."""
+        return self.is_won() or not self.legal_moves
+
+    def parse_move(self, text: str) -> Move:
+        """Parse a move typed by a player, including shorthands (``t3>f``), and check it is legal."""
+        return self.game.parse_move(self, text)
+
+    def view(self) -> View:
+        """What a player may see: hidden cards masked (:func:`kibitz.view.is_hidden`)."""
+        game = self.game
+        piles = tuple(
+            tuple(None if is_hidden(spec.spread, spec.kind, pile, k) else pile[k] for k in range(len(pile)))
+            for spec, pile in zip(game.piles, self.piles))
+        return View(game.slug, game.ruleset, tuple(game.pile_names()), piles, self.round, self.base)
+
 
 Unit = tuple[int, int, int, int]
 """A movable unit: (pile index, card count, index from the bottom or -1, bottom card)."""
@@ -158,7 +280,6 @@ class Game:
     def deal(self, number: object) -> State:
         """The opening state of deal ``number`` (PySolFC's game number), a whole number from
         1 to 20 digits; anything else raises :class:`DealNumberError` (hence ``object``)."""
-        from kibitz.deals import check_deal_number
         return self.rules.opening(self, check_deal_number(number))
 
     def move(self, source: int, target: int, count: int = 1, index: int = -1) -> Move:

@@ -1,4 +1,4 @@
-"""What a player may see of a state: hidden cards masked.
+"""What a player may see of a state: hidden cards masked (``State.view()`` makes a :class:`View`).
 
 A card is hidden when it lies face down, or under the top card of a squared
 pile (the stock, the waste, Napoleon's Flank and Kingsdown Eights columns).
@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kibitz.cards import FACE_DOWN, Card, format_card
+from kibitz.cards import FACE_DOWN, RANKS, Card, format_card
 from kibitz.piles import PileKind, Spread
-from kibitz.state import State
 
 HIDDEN = "??"
 
@@ -29,7 +28,6 @@ class View:
     base: int | None
 
     def __str__(self) -> str:
-        from kibitz.cards import RANKS
         base = "-" if self.base is None else RANKS[self.base]
         fields = [self.slug, self.ruleset, f"round={self.round}", f"base={base}"]
         for name, pile in zip(self.pile_names, self.piles):
@@ -46,12 +44,3 @@ def is_hidden(spread: Spread, kind: PileKind, pile: bytes, position: int) -> boo
         return True
     return (spread is Spread.SQUARED and kind is not PileKind.FOUNDATION
             and position != len(pile) - 1)
-
-
-def view_of(state: State) -> View:
-    """The player's view of ``state``."""
-    game = state.game
-    piles = tuple(
-        tuple(None if is_hidden(spec.spread, spec.kind, pile, k) else pile[k] for k in range(len(pile)))
-        for spec, pile in zip(game.piles, state.piles))
-    return View(game.slug, game.ruleset, tuple(game.pile_names()), piles, state.round, state.base)
