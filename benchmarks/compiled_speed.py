@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import tempfile
 from pathlib import Path
 
-from kibitz import compiled
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from solve_apart import solve_apart  # noqa: E402  (the harness the tests compare the builds with)
 
 DEALS = {"grand-duchess": 30, "duchess": 20, "tournament": 10, "cicely": 30, "kingsdown-eights": 10}
 """How many consecutive deals of each game, from ``--first``."""
@@ -32,13 +34,13 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1, help="the first deal number of each game (default 1)")
     args = parser.parse_args()
     cases = [(slug, n, args.nodes) for slug, count in DEALS.items() for n in range(args.first, args.first + count)]
-    plain = compiled.solve_apart(cases, pure=True)
+    plain = solve_apart(cases, pure=True)
     runs = {"pure": plain}
-    fast = compiled.solve_apart(cases, native=False)
+    fast = solve_apart(cases, native=False)
     if fast.active:
         runs["mypyc"] = fast
     with tempfile.TemporaryDirectory(prefix="kibitz-no-build-") as empty:
-        kernel = compiled.solve_apart(cases, folder=Path(empty))
+        kernel = solve_apart(cases, folder=Path(empty))
     if kernel.native.startswith("on"):
         runs["native"] = kernel
     print(f"builds against pure Python: node limit {args.nodes:,} per deal, deals from {args.first}, "

@@ -1,6 +1,6 @@
-"""The optional compiled build of the solver's inner loop.
+"""The loader of the optional compiled build of the solver's inner loop.
 
-``scripts/compile`` compiles the modules in :data:`MODULES` (the state, the rules, the
+``scripts/compile`` (``scripts/compile_solver.py``) compiles the modules in :data:`MODULES` (the state, the rules, the
 four games whose deals are hard to solve, the search and its policies) with mypyc,
 unchanged, into ``build/compiled/`` beside ``src/``, with a manifest of the hashes of
 their sources. When kibitz is imported, :func:`install` loads them in place of the
@@ -24,19 +24,13 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import shutil
-import subprocess
 import sys
-import sysconfig
-import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 MODULES = (
-    "kibitz.cards", "kibitz.moves", "kibitz.state", "kibitz.rules",
+    "kibitz.cards", "kibitz.moves", "kibitz.rules",
     "kibitz.games.duchess", "kibitz.games.tournament", "kibitz.games.cicely",
     "kibitz.games.kingsdown_eights",
     "kibitz.solver.policy", "kibitz.solver.search", "kibitz.solver.policies.common",
@@ -126,109 +120,3 @@ def install() -> None:
     if files is not None:
         sys.meta_path.insert(0, _Finder(files))
         ACTIVE = True
-
-
-def build(folder: Path = DEFAULT_FOLDER) -> str:
-    """Compile :data:`MODULES` with mypyc into ``folder`` (needs mypy and a C compiler)."""
-    compiler = sysconfig.get_config_var("CC") or "cc"
-    if shutil.which(str(compiler).split()[0]) is None:
-        raise RuntimeError(f"no C compiler ({compiler}); Debian: apt-get install gcc python3-dev")
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    if not headers.is_file():
-        raise RuntimeError(f"no Python headers ({headers}); Debian: apt-get install python3-dev")
-    with tempfile.TemporaryDirectory(prefix="kibitz-compile-") as work:
-        tree = Path(work)
-        shutil.copytree(PACKAGE, tree / "kibitz", ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
-        sources = [str(source_of(m).relative_to(PACKAGE.parent)) for m in MODULES]
-        run = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=tree,
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-15:])
-            raise RuntimeError(f"mypyc failed:\n{tail}")
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        modules = {}
-        for module in MODULES:
-            relative = Path(*module.split(".")).with_suffix("").as_posix() + SUFFIX
-            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(tree / relative, folder / relative)
-            modules[module] = {"file": relative, "sha256": digest(source_of(module))}
-        support = {}
-        for library in tree.glob(f"*__mypyc{SUFFIX}"):
-            shutil.copy2(library, folder / library.name)
-            support[library.name[:-len(SUFFIX)]] = library.name
-    (folder / MANIFEST).write_text(json.dumps({"suffix": SUFFIX, "modules": modules, "support": support},
-                                              indent=1) + "\n")
-    return check(folder)[1]
-
-
-SOLVE_APART = """
-import json, sys, time
-import kibitz
-import kibitz.rules
-from kibitz import compiled, native
-from kibitz.solver import Limits, solve
-rows = []
-for slug, number, nodes in json.loads(sys.argv[1]):
-    started = time.process_time()
-    row = solve(kibitz.game(slug).deal(number), Limits(seconds=None, nodes=nodes)).as_dict()
-    row["cpu"] = time.process_time() - started
-    del row["seconds"]
-    rows.append(row)
-print(json.dumps({"active": compiled.ACTIVE, "status": compiled.STATUS, "native": native.STATUS,
-                  "rules": kibitz.rules.__file__, "rows": rows}))
-"""
-
-
-@dataclass(frozen=True)
-class SolvedApart:
-    """What :func:`solve_apart` reports from its process."""
-
-    active: bool
-    """Whether the process ran the compiled modules."""
-    status: str
-    """Its :data:`STATUS`."""
-    native: str
-    """Whether it ran the rules in the native kernel (``kibitz.native.STATUS``)."""
-    rules: str
-    """The file its ``kibitz.rules`` came from."""
-    rows: list[dict[str, Any]]
-    """Each case's ``SolveResult.as_dict()``, with the CPU seconds of the solve (``cpu``) in
-    place of its clock time."""
-
-
-def solve_apart(cases: Sequence[tuple[str, int, int]], *, pure: bool = False,
-                folder: Path | None = None, native: bool = True) -> SolvedApart:
-    """Solve ``(game, deal, node limit)`` cases in a new Python process, to compare the build
-    with the sources: pure Python with ``pure``, else the build in ``folder`` (by default
-    where :func:`install` looks), with the native kernel unless ``native`` is false. Node
-    limits make the searches the same step by step.
-    """
-    env = {k: v for k, v in os.environ.items() if k not in ("KIBITZ_PURE_PYTHON", "KIBITZ_NATIVE")}
-    if pure:
-        env["KIBITZ_PURE_PYTHON"] = "1"
-    if not native:
-        env["KIBITZ_NATIVE"] = "0"
-    if folder is not None:
-        env["KIBITZ_COMPILED_DIR"] = str(folder)
-    out = subprocess.run([sys.executable, "-c", SOLVE_APART, json.dumps(list(cases))], env=env,
-                         capture_output=True, text=True, check=True).stdout
-    return SolvedApart(**json.loads(out))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``build [FOLDER]`` (what ``scripts/compile`` runs) or ``status``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["build"] and len(args) <= 2:
-        try:
-            print(f"compiled solver: {build(Path(args[1]) if len(args) == 2 else DEFAULT_FOLDER)}")
-        except RuntimeError as error:
-            print(f"compiling failed: {error}", file=sys.stderr)
-            return 1
-        return 0
-    if args == ["status"]:
-        print(f"compiled solver: {STATUS}")
-        return 0
-    print("usage: build [FOLDER] | status", file=sys.stderr)
-    return 2
