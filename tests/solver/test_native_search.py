@@ -1,6 +1,6 @@
 """The solver's search in the native kernel (``kibitz.solver.native_search``) searches exactly
 as the Python solver: the same outcome, moves and counters under node limits, the digging
-first pass's seeded noise included."""
+first pass's seeded noise, Tournament's capped first pass, dives and proofs of loss included."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from kibitz.solver.policies.cicely import CicelyPolicy
 
 pytestmark = pytest.mark.skipif(native.load() is None, reason="the native kernel is not built")
 
-NATIVE_SEARCH = ("duchess", "cicely", "kingsdown-eights")
+NATIVE_SEARCH = ("duchess", "cicely", "kingsdown-eights", "tournament", "napoleons-flank")
 """The games whose policies declare a native counterpart."""
 
 
@@ -55,6 +55,18 @@ def test_node_limited_solves_are_the_same_as_in_python(slug: str, ruleset: str, 
     assert search_of(policy_for(kibitz.game(slug, ruleset))) is not None
     assert [solved(slug, ruleset, number, nodes) for number, nodes in cases] == expected
     assert {row["outcome"] for row in expected} >= {"unknown"}
+
+
+@pytest.mark.parametrize("ruleset", kibitz.RULESETS)
+def test_tournament_caps_rounds_and_dives_as_in_python(ruleset: str, on_both: None) -> None:
+    """Limits that end in the capped first pass, and in the full search, whose dives from the
+    root count as nodes (so a solve stopped by its node limit has spent more)."""
+    cases = [(number, nodes) for number in (2, 4) for nodes in (900, 12_000)]
+    expected = [solved("tournament", ruleset, number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("tournament", ruleset, number, nodes) for number, nodes in cases] == expected
+    assert any(row["reason"] == "node limit" and int(str(row["nodes"])) > nodes
+               for row, (_, nodes) in zip(expected, cases))
 
 
 def test_a_policy_of_another_class_searches_in_python(on_both: None) -> None:

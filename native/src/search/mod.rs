@@ -1,12 +1,16 @@
 //! The solver's search, natively: the same depth-first search as `kibitz.solver.search`
 //! (a transposition table of canonical keys, safe moves played without branching, split
-//! points, the digging first pass with restarts), step by step, so that a node-limited
-//! solve gives the same outcome, moves and counters as the Python solver.
+//! points, the first pass with restarts (digging, or capped rounds), probes), step by step,
+//! so that a node-limited solve gives the same outcome, moves and counters as the Python
+//! solver.
 
+pub mod capped;
 pub mod digging;
+mod dives;
 pub mod noise;
 pub mod policy;
 pub mod random;
+pub mod tournament;
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +21,7 @@ use rustc_hash::FxBuildHasher;
 use crate::apply::apply;
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
+use capped::Capped;
 use digging::Digging;
 use policy::{Canonical, Policy};
 
@@ -51,6 +56,8 @@ pub mod reasons {
     pub const MEMORY_LIMIT: &str = "memory limit";
     pub const INTERRUPTED: &str = "interrupted";
     pub const FIRST_PASS_EXHAUSTED: &str = "first pass exhausted";
+    /// A search that abandoned capped subtrees (`Policy::subtree_budget`).
+    pub const SUBTREE_CAP: &str = "subtree cap";
 }
 
 /// What a search found, with its counters.
@@ -103,11 +110,11 @@ impl Searcher<'_> {
         (board, played)
     }
 
-    /// Decides `board` as `kibitz.solver._solve` does: the digging first pass with its share
-    /// of the budget (when the policy digs first), then the full search with the rest.
+    /// Decides `board` as `kibitz.solver._solve` does: the first pass with its share of the
+    /// budget (when the policy digs first or caps rounds), then the full search with the rest.
     pub fn solve(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let full = self.full;
-        if !full.spec.digs_first {
+        if !full.spec.digs_first && full.spec.capped_rounds.is_none() {
             return self.search(board, full, limits);
         }
         let share = full.spec.first_pass_share;
@@ -132,8 +139,9 @@ impl Searcher<'_> {
         result
     }
 
-    /// The digging first pass: attempts with a node budget growing by `RESTART_GROWTH`,
-    /// until one wins, one ends before its budget, or the limits are reached.
+    /// The first pass: attempts with a node budget growing by `RESTART_GROWTH`, until one
+    /// wins, one ends before its budget, or the limits are reached; an attempt that
+    /// abandoned capped subtrees is followed by the next one (with the same budget).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
@@ -155,8 +163,18 @@ impl Searcher<'_> {
                 (Some(budget), None) => Some(budget),
                 (Some(budget), Some(left)) => Some(budget.min(left)),
             };
-            let quick = Digging { full: self.full, attempt };
-            let part = self.search(board, &quick, Limits { seconds, nodes: cap, table: limits.table });
+            let (digging, capped);
+            let quick: &dyn Policy = match self.full.spec.capped_rounds {
+                Some(caps) if !self.full.spec.digs_first => {
+                    capped = Capped::new(self.full, caps, attempt);
+                    &capped
+                }
+                _ => {
+                    digging = Digging { full: self.full, attempt };
+                    &digging
+                }
+            };
+            let part = self.search(board, quick, Limits { seconds, nodes: cap, table: limits.table });
             nodes += part.nodes;
             states += part.states;
             peak = peak.max(part.peak_table);
@@ -172,17 +190,21 @@ impl Searcher<'_> {
                 };
             }
             reason = part.reason.unwrap_or(reasons::FIRST_PASS_EXHAUSTED);
-            let restart = match (budget, cap) {
-                (Some(budget), Some(cap)) => {
-                    part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget
-                }
-                _ => false,
-            };
+            let capped = part.reason == Some(reasons::SUBTREE_CAP);
+            let restart = capped
+                || match (budget, cap) {
+                    (Some(budget), Some(cap)) => {
+                        part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget
+                    }
+                    _ => false,
+                };
             if !restart {
                 break;
             }
             attempt += 1;
-            budget = budget.map(|b| (b as f64 * RESTART_GROWTH) as u64);
+            if !capped {
+                budget = budget.map(|b| (b as f64 * RESTART_GROWTH) as u64);
+            }
         }
         SearchResult {
             outcome: Outcome::Unknown,
@@ -261,13 +283,15 @@ impl Searcher<'_> {
 
     /// Depth-first search with one transposition table.
     fn depth_first(&mut self, board: &Board, policy: &dyn Policy, limits: Limits) -> SearchResult {
-        /// A position on the search path: its moves are `stack[start..end]`, `next` the one to try.
+        /// A position on the search path: its moves are `stack[start..end]`, `next` the one
+        /// to try; past `abandon_after` nodes the innermost capped subtree holding it is abandoned.
         struct Frame {
             board: Board,
             start: usize,
             end: usize,
             next: usize,
             line: Vec<Move>,
+            abandon_after: Option<u64>,
         }
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
@@ -293,12 +317,30 @@ impl Searcher<'_> {
         if policy.is_hopeless(&root) {
             return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
         }
+        let caps = policy.caps_subtrees();
+        let mut abandoned = false;
+        let mut probes = 0u64;
+        if let Some(dives) = policy.dives() {
+            let (found, played) = self.dive(policy, dives, &root, probes);
+            nodes = played;
+            if let Some(found) = found {
+                return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, &seen);
+            }
+        }
         let mut moves = MoveList::new();
         policy.ordered_moves(&root, &mut moves);
         stack.extend_from_slice(&moves);
-        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: prelude }];
+        let root_line = prelude.clone();
+        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None }];
         nodes += 1;
         while let Some(frame) = frames.last_mut() {
+            if let Some(mark) = frame.abandon_after.filter(|&mark| nodes > mark) {
+                while let Some(inner) = frames.pop_if(|f| f.abandon_after == Some(mark)) {
+                    stack.truncate(inner.start);
+                }
+                abandoned = true;
+                continue;
+            }
             if frame.start + frame.next >= frame.end {
                 stack.truncate(frame.start);
                 frames.pop();
@@ -338,15 +380,36 @@ impl Searcher<'_> {
                 if (self.stop)() {
                     return done(Outcome::Unknown, Vec::new(), Some(reasons::INTERRUPTED), nodes, &seen);
                 }
+                if let Some(dives) = policy.dives() {
+                    probes += 1;
+                    let (found, played) = self.dive(policy, dives, &frames[0].board, probes);
+                    nodes += played;
+                    if let Some(found) = found {
+                        return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, &seen);
+                    }
+                }
             }
             if limits.nodes.is_some_and(|limit| nodes >= limit) {
                 return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, &seen);
+            }
+            let frame = frames.last().expect("the frame whose move was tried");
+            let mut abandon_after = frame.abandon_after;
+            if caps {
+                if let Some(budget) = policy.subtree_budget(&frame.board, &child) {
+                    let until = nodes.saturating_add(budget);
+                    if abandon_after.is_none_or(|after| until < after) {
+                        abandon_after = Some(until);
+                    }
+                }
             }
             moves.clear();
             policy.ordered_moves(&child, &mut moves);
             let start = stack.len();
             stack.extend_from_slice(&moves);
-            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line });
+            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after });
+        }
+        if abandoned {
+            return done(Outcome::Unknown, Vec::new(), Some(reasons::SUBTREE_CAP), nodes, &seen);
         }
         done(Outcome::Lost, Vec::new(), None, nodes, &seen)
     }

@@ -11,6 +11,7 @@ use smallvec::SmallVec;
 use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{generate, CardMove, Move, MoveList};
+use crate::search::tournament::Tournament;
 use crate::spec::{Kind, Spec};
 
 /// When a group of piles (the tableau, the reserve) is interchangeable, so that keys sort it.
@@ -34,6 +35,9 @@ pub enum MoveOrder {
     Cicely,
     /// Kingsdown Eights's classes, with its columns interchangeable and rule R.
     KingsdownEights,
+    /// Tournament's: foundation moves, useful transfers, cell moves that dig, the deal,
+    /// other cell moves.
+    Tournament,
 }
 
 /// The safe moves of a policy (played without branching).
@@ -44,6 +48,36 @@ pub enum SafeMoves {
     Duchess,
     /// A card to a foundation where it would be dead.
     KingsdownEights,
+    /// Tournament's cell cards and last-round column tops that fit a gap or an overlap.
+    Tournament,
+}
+
+/// The quick proofs of loss of a policy.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proofs {
+    /// Tournament's: nothing left to deal and a suit that can never move again.
+    Tournament,
+}
+
+/// The heuristic dives of a policy's probe (Tournament's `probe`).
+#[derive(Deserialize, Clone, Debug)]
+pub struct Dives {
+    /// Dives per probe.
+    pub dives: u32,
+    /// Most moves in a dive.
+    pub length: u32,
+    /// Chances that a dive leaves the move order, varied from dive to dive.
+    pub skips: Vec<f64>,
+    /// A dive that leaves the move order takes one of the next `width - 1` moves.
+    pub width: u32,
+}
+
+/// The caps of a first pass that cuts short the search below each new round (Tournament's
+/// `CappedRounds`), for its first attempt; attempt `k` multiplies them by `2^k`.
+#[derive(Deserialize, Clone, Copy, Debug)]
+pub struct CappedRounds {
+    pub last_round_nodes: u64,
+    pub round_nodes: u64,
 }
 
 /// Where the search splits (tries each first move with a growing node budget).
@@ -69,6 +103,16 @@ pub struct PolicySpec {
     pub first_pass_budget: Option<u64>,
     /// The piles whose depth to a wanted card orders the digging moves.
     pub dig_sources: Vec<usize>,
+    #[serde(default)]
+    pub proofs: Option<Proofs>,
+    #[serde(default)]
+    pub dives: Option<Dives>,
+    /// The first pass of capped rounds (when the policy does not dig first).
+    #[serde(default)]
+    pub capped_rounds: Option<CappedRounds>,
+    /// No card ever leaves the foundations but onto another (the game's rules declare it).
+    #[serde(default)]
+    pub foundations_final: bool,
 }
 
 /// What the search asks of a policy.
@@ -85,6 +129,19 @@ pub trait Policy {
     }
     /// Whether the search should split at this position.
     fn splits_at(&self, board: &Board) -> bool;
+    /// Most nodes the search may expand below `child` (reached from `parent`) before it
+    /// abandons it, or `None` for no cap of its own (a first pass's only).
+    fn subtree_budget(&self, _parent: &Board, _child: &Board) -> Option<u64> {
+        None
+    }
+    /// Whether the search asks [`Policy::subtree_budget`].
+    fn caps_subtrees(&self) -> bool {
+        false
+    }
+    /// The dives the search plays as probes, if any (the full policy's only).
+    fn dives(&self) -> Option<&Dives> {
+        None
+    }
 }
 
 /// A set of piles as bits.
@@ -116,6 +173,8 @@ pub struct Canonical {
     cells_alike: Vec<u8>,
     cells_and_columns_alike: Vec<u8>,
     columns_alike: Vec<u8>,
+    /// The Tournament policy's tables, when its move order, safe moves or proofs are asked for.
+    pub tournament: Option<Tournament>,
 }
 
 impl Canonical {
@@ -140,7 +199,13 @@ impl Canonical {
             first.iter().for_each(|&pile| groups[pile] = 1);
             groups
         };
+        let wants_tournament = spec.order == MoveOrder::Tournament
+            || spec.safe == Some(SafeMoves::Tournament)
+            || spec.proofs == Some(Proofs::Tournament)
+            || spec.capped_rounds.is_some();
+        let tournament = if wants_tournament { Some(Tournament::new(&game, spec.foundations_final)?) } else { None };
         Ok(Canonical {
+            tournament,
             foundation_set: mask(foundations.iter().copied()),
             single: foundations.iter().copied().filter(|&f| !has(paired, f)).collect(),
             tableau_set: mask(tableau.iter().copied()),
@@ -174,6 +239,11 @@ impl Canonical {
     /// The moves of `board` (with `alike` groups of interchangeable piles).
     pub fn legal_moves(&self, board: &Board, alike: &[u8], moves: &mut MoveList) {
         board.with_position(|position| generate(&self.game, position, alike, moves));
+    }
+
+    /// The Tournament policy's tables (made whenever the spec asks for any of its parts).
+    pub fn tournament(&self) -> &Tournament {
+        self.tournament.as_ref().expect("made by Canonical::new for a Tournament spec")
     }
 
     /// Whether `pile` is a foundation.
@@ -382,6 +452,11 @@ impl Policy for Canonical {
             MoveOrder::Plain => self.plain_order(board, moves),
             MoveOrder::Cicely => self.cicely_order(board, moves),
             MoveOrder::KingsdownEights => self.kingsdown_order(board, moves),
+            MoveOrder::Tournament => {
+                let mut legal = MoveList::new();
+                self.legal_moves(board, &[], &mut legal);
+                self.tournament().ordered_moves(board, &legal, moves);
+            }
         }
     }
 
@@ -389,7 +464,19 @@ impl Policy for Canonical {
         match self.spec.safe? {
             SafeMoves::Duchess => self.duchess_safe(board),
             SafeMoves::KingsdownEights => self.kingsdown_safe(board),
+            SafeMoves::Tournament => self.tournament().safe_move(board),
         }
+    }
+
+    fn is_hopeless(&self, board: &Board) -> bool {
+        match self.spec.proofs {
+            Some(Proofs::Tournament) => self.tournament().is_hopeless(board),
+            None => false,
+        }
+    }
+
+    fn dives(&self) -> Option<&Dives> {
+        self.spec.dives.as_ref()
     }
 
     fn splits_at(&self, board: &Board) -> bool {

@@ -1,6 +1,7 @@
 //! The few pieces of Python's standard library whose numbers the search must reproduce:
-//! `random.Random(seed).random()` (the Mersenne Twister as CPython seeds it from an int)
-//! and `zlib.crc32`.
+//! `random.Random(seed)`'s `random()` and `randrange(start, stop)` (the Mersenne Twister as
+//! CPython seeds it from an int; Tournament's dives draw from it) and `zlib.crc32` (the
+//! digging noise's seed).
 
 const N: usize = 624;
 const M: usize = 397;
@@ -114,6 +115,24 @@ impl PyRandom {
         y ^ (y >> 18)
     }
 
+    /// `getrandbits(k)` for `1 <= k <= 32`.
+    fn getrandbits(&mut self, k: u32) -> u32 {
+        self.next_u32() >> (32 - k)
+    }
+
+    /// `randrange(start, stop)` for `start < stop` (CPython 3.11's `_randbelow`: draws of
+    /// `width.bit_length()` bits until one is below the width).
+    pub fn randrange(&mut self, start: u32, stop: u32) -> u32 {
+        let width = stop - start;
+        let bits = u32::BITS - width.leading_zeros();
+        loop {
+            let r = self.getrandbits(bits);
+            if r < width {
+                return start + r;
+            }
+        }
+    }
+
     /// `random()`: a float in [0, 1) with 53 random bits.
     pub fn random(&mut self) -> f64 {
         let a = f64::from(self.next_u32() >> 5);
@@ -167,6 +186,14 @@ mod tests {
         let mut random = PyRandom::new(7);
         let total: f64 = (0..1000).map(|_| random.random()).sum();
         assert_eq!(total, 481.7410797949598);
+    }
+
+    #[test]
+    fn randrange_matches_cpython() {
+        // r = random.Random(3); [(r.random(), r.randrange(1, 2), r.randrange(1, 3)) for _ in range(3)]
+        let mut random = PyRandom::new(3);
+        let drawn: Vec<(f64, u32, u32)> = (0..3).map(|_| (random.random(), random.randrange(1, 2), random.randrange(1, 3))).collect();
+        assert_eq!(drawn, vec![(0.23796462709189137, 1, 2), (0.9159448117309811, 1, 1), (0.6055995301393269, 1, 2)]);
     }
 
     #[test]

@@ -34,6 +34,7 @@ class MoveOrder(enum.Enum):
     """``Policy.ordered_moves``: foundation moves first, deals last, else the rules' order."""
     CICELY = "Cicely"
     KINGSDOWN_EIGHTS = "KingsdownEights"
+    TOURNAMENT = "Tournament"
 
 
 class SafeMoves(enum.Enum):
@@ -41,6 +42,13 @@ class SafeMoves(enum.Enum):
 
     DUCHESS = "Duchess"
     KINGSDOWN_EIGHTS = "KingsdownEights"
+    TOURNAMENT = "Tournament"
+
+
+class Proofs(enum.Enum):
+    """The kernel's quick proofs of loss (``Policy.is_hopeless``)."""
+
+    TOURNAMENT = "Tournament"
 
 
 class Split(enum.Enum):
@@ -48,6 +56,28 @@ class Split(enum.Enum):
 
     BASE_UNSET = "BaseUnset"
     """While no base rank is chosen (Duchess)."""
+
+
+@dataclass(frozen=True)
+class Dives:
+    """Heuristic dives as the policy's probe (Tournament's): ``dives`` per probe, each at
+    most ``length`` moves, leaving the move order with chance ``skips[(attempt + dive) %
+    len(skips)]`` for one of the next ``width - 1`` moves (drawn from ``random.Random(attempt)``)."""
+
+    dives: int
+    length: int
+    skips: tuple[float, ...]
+    width: int
+
+
+@dataclass(frozen=True)
+class RoundCaps:
+    """A first pass that cuts short the search below each start of a new round (Tournament's
+    ``CappedRounds``): node caps of the first attempt below a last-round start and below an
+    earlier round's start; attempt ``k`` multiplies them by ``2**k``."""
+
+    last_round_nodes: int
+    round_nodes: int
 
 
 @dataclass(frozen=True)
@@ -63,20 +93,31 @@ class Interchangeable(Counterpart):
 
 @dataclass(frozen=True)
 class NativeSearch(Counterpart):
-    """The native counterpart of a canonical policy class: its move order, safe moves and
-    split points (its keys and first pass follow from the policy's own attributes)."""
+    """The native counterpart of a canonical policy class: its move order, safe moves, split
+    points, proofs of loss, probes and capped first pass (its keys and digging first pass
+    follow from the policy's own attributes, what the rules guarantee from ``Game.facts``)."""
 
     order: MoveOrder
     safe: SafeMoves | None = None
     splits: Split | None = None
+    proofs: Proofs | None = None
+    dives: Dives | None = None
+    round_caps: RoundCaps | None = None
 
     def native(self, game: Game) -> Json:
         return self.fields()
 
     def fields(self) -> dict[str, Json]:
         """The part of the kernel's policy spec that this block declares."""
+        dives = self.dives
+        caps = self.round_caps
         return {"order": self.order.value, "safe": None if self.safe is None else self.safe.value,
-                "splits": None if self.splits is None else self.splits.value}
+                "splits": None if self.splits is None else self.splits.value,
+                "proofs": None if self.proofs is None else self.proofs.value,
+                "dives": None if dives is None else {"dives": dives.dives, "length": dives.length,
+                                                     "skips": list(dives.skips), "width": dives.width},
+                "capped_rounds": None if caps is None else {"last_round_nodes": caps.last_round_nodes,
+                                                            "round_nodes": caps.round_nodes}}
 
 
 def search_spec(policy: Policy) -> dict[str, Json]:
@@ -96,6 +137,7 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "first_pass_share": policy.first_pass_share,
         "first_pass_budget": policy.first_pass_budget,
         "dig_sources": list(policy.dig_sources.values()),
+        "foundations_final": game.facts.foundations_final,
     })
     return spec
 

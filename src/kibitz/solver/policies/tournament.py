@@ -32,7 +32,9 @@ import random
 
 from kibitz.cards import IDENTITY
 from kibitz.moves import DEAL, Move
+from kibitz.counterparts import counterpart
 from kibitz.rules import Game
+from kibitz.solver.native_search import Dives, MoveOrder, NativeSearch, Proofs, RoundCaps, SafeMoves
 from kibitz.solver.policies.common import CanonicalPolicy, OverFull, always, when_no_deal_remains
 from kibitz.solver.policy import Policy
 from kibitz.solver.search import settle
@@ -403,3 +405,8 @@ class CappedRounds(OverFull):
         if child.round == parent.round:
             return None
         return self.last_round_nodes if child.round >= self.tournament.last_round else self.round_nodes
+
+
+counterpart(TournamentPolicy, NativeSearch(
+    MoveOrder.TOURNAMENT, SafeMoves.TOURNAMENT, proofs=Proofs.TOURNAMENT,
+    dives=Dives(DIVES, DIVE_LENGTH, SKIPS, WIDTH), round_caps=RoundCaps(LAST_ROUND_NODES, ROUND_NODES)))

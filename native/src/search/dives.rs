@@ -1,0 +1,58 @@
+//! Heuristic dives, the probe of a policy that declares them (Tournament's `probe`): a few
+//! walks from the search's root that follow the move order but now and then take a later
+//! move, drawn from `random.Random(attempt)` as in Python. They prove nothing.
+
+use hashbrown::HashSet;
+use rustc_hash::FxBuildHasher;
+
+use crate::board::Board;
+use crate::generate::{Move, MoveList};
+use crate::search::policy::{Dives, Policy};
+use crate::search::random::PyRandom;
+use crate::search::Searcher;
+
+impl Searcher<'_> {
+    /// Probe `attempt` from `root`: a winning line if a dive finds one, and the moves the
+    /// dives played (safe moves not counted), which the search counts as nodes. A dive stops
+    /// at a won, moveless or repeated position, or after `dives.length` moves.
+    pub(super) fn dive(&self, policy: &dyn Policy, dives: &Dives, root: &Board, attempt: u64) -> (Option<Vec<Move>>, u64) {
+        let mut random = PyRandom::new(attempt);
+        let mut played = 0u64;
+        let mut key = Vec::with_capacity(256);
+        let mut moves = MoveList::new();
+        let skips = dives.skips.len() as u64;
+        for dive in 0..u64::from(dives.dives) {
+            let skip = dives.skips[((attempt + dive) % skips) as usize];
+            let mut current = root.clone();
+            let mut line = Vec::new();
+            let mut seen: HashSet<Box<[u8]>, FxBuildHasher> = HashSet::default();
+            policy.key(&current, &mut key);
+            seen.insert(key.as_slice().into());
+            for _ in 0..dives.length {
+                moves.clear();
+                policy.ordered_moves(&current, &mut moves);
+                let Some(&first) = moves.first() else { break };
+                let mut mv = first;
+                if moves.len() > 1 && random.random() < skip {
+                    let stop = moves.len().min(dives.width as usize) as u32;
+                    mv = moves[random.randrange(1, stop) as usize];
+                }
+                current = self.apply(&current, mv);
+                line.push(mv);
+                played += 1;
+                while let Some(safe) = policy.safe_move(&current) {
+                    current = self.apply(&current, safe);
+                    line.push(safe);
+                }
+                if self.is_won(&current) {
+                    return (Some(line), played);
+                }
+                policy.key(&current, &mut key);
+                if !seen.insert(key.as_slice().into()) {
+                    break;
+                }
+            }
+        }
+        (None, played)
+    }
+}
