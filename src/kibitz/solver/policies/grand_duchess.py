@@ -26,8 +26,9 @@ of the next stock, so holding a card back is a real choice there.
 
 In the pysolfc ruleset (``Facts.foundation_transfers``) a foundation's top card may move
 to the other lane of its suit when it fits, which happens exactly when the suit's lanes
-hold 13 cards between them (one copy of every rank). Then lanes are not fixed, so the rules above are used only for suits
-whose lanes hold 14 or more (no transfer can ever happen in them again).
+hold 13 cards between them (one copy of every rank). Then lanes are not fixed, so the
+rules above are used only for suits whose lanes hold 14 or more (no transfer can ever
+happen in them again).
 """
 
 from __future__ import annotations

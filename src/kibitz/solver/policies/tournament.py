@@ -68,9 +68,9 @@ FIRST_PASS_BUDGET = 100_000
 class TournamentPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns only once nothing will be dealt or refilled.
 
-    Safe moves (foundations final: standard ruleset only, see :meth:`safe_move`), transfers only towards a
-    card that could then be played (see :meth:`ordered_moves`), and a move order that
-    plays to the foundations first and digs for playable cards before dealing. The full
+    Safe moves (foundations final: standard ruleset only, see :meth:`safe_move`), transfers
+    only towards a card that could then be played (see :meth:`ordered_moves`), and a move
+    order that plays to the foundations first and digs for playable cards before dealing. The full
     search gets 10% of the budget; first comes a pass that cuts short the search below
     each new round (:class:`CappedRounds`), restarted with doubled caps every
     ``FIRST_PASS_BUDGET`` nodes (growing by 1.3).
@@ -117,7 +117,8 @@ class TournamentPolicy(CanonicalPolicy):
     # -- safe moves -----------------------------------------------------------
 
     def safe_move(self, state: State) -> Move | None:
-        """Foundations final (standard ruleset) only. Three kinds of card go to a foundation without branching.
+        """Foundations final (standard ruleset) only. Three kinds of card go to a foundation
+        without branching.
 
         1. A cell card that fits a foundation, unless ``u + d == 13`` for its suit. Cells
            are never dealt to nor gathered, so only the foundations tell the two positions
