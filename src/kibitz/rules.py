@@ -4,7 +4,8 @@ A :class:`Rules` value lists a game's piles, how a deal number becomes the
 opening state, which cards may move (*sources*), which piles take which cards
 (*targets*), an optional extra permission check, what a click on the stock does,
 and what happens after a move. :class:`Game` turns those into legal-move
-generation and :meth:`Game.apply`. The helpers below are the building blocks the
+generation and :meth:`Game.apply` on a :class:`State` (a position, defined here beside the game
+it asks for its moves; :mod:`kibitz.state` names it). The helpers below are the building blocks the
 game files share; beside each rule is its reason (:mod:`kibitz.reasons`), which says in
 words why that rule refuses a move, and its native counterpart (:mod:`kibitz.counterparts`),
 from which the native kernel runs the game when it is built (:mod:`kibitz.native`).
