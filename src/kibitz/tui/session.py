@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TextIO
 from kibitz import records
 from kibitz.cards import format_card, parse_card
 from kibitz.deals import parse_deal_number, random_deal_number
+from kibitz.difficulty import LEVELS, level_named, pick
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError, quoted
 from kibitz.history import History
 from kibitz.moves import Move, parse_move
@@ -75,6 +76,10 @@ Type a move, or a command:
   restart         back to the opening deal (redo replays the moves)
   new [N]         a new deal of this game: number N, or a random one (whose
                   number is shown when the game ends)
+  new easy|medium|hard|any [winnable]
+                  a random rated deal of that level (rated by how often a
+                  strong player wins it); winnable: only deals the solver
+                  proved can be won; its number is shown when the game ends
   save FILE       save the game as a record file
   load FILE       resume a saved record (it is checked move by move)
   show            draw the layout again
@@ -416,13 +421,24 @@ class PlaySession:
         return True
 
     def new(self, argument: str) -> bool:
-        """A new deal of the same game and ruleset."""
+        """A new deal of the same game and ruleset: number N, a random deal, or a random rated
+        deal of a level (``new easy``, ``new hard winnable``, ``new winnable``)."""
+        words = argument.lower().split()
+        game = self.history.game
         try:
-            number = parse_deal_number(argument) if argument else random_deal_number()
+            if words and all(word in (*LEVELS, "any", "winnable") for word in words):
+                levels = [word for word in words if word != "winnable"]
+                if len(levels) > 1:
+                    raise KibitzError("name one level: easy, medium, hard or any")
+                number = pick(game.slug, game.ruleset, level_named(levels[0] if levels else None),
+                              "winnable" in words).deal
+                argument = ""
+            else:
+                number = parse_deal_number(argument) if argument else random_deal_number()
         except KibitzError as error:
             self.say(str(error))
             return True
-        self._start(History.new(self.history.game, number), chosen=bool(argument))
+        self._start(History.new(game, number), chosen=bool(argument))
         self.introduce()
         return True
 

@@ -23,7 +23,9 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from kibitz import difficulty
 from kibitz.autoplay import SAFE_RULE, autoplay, finishing_moves
+from kibitz.difficulty import NoRatedDealError
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError, UnknownGameError
 from kibitz.history import History, NothingToUndoError
 from kibitz.records import format_record, record_of
@@ -31,7 +33,7 @@ from kibitz.registry import find, games
 from kibitz.rules import RULESETS
 from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
 from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, bool_field, clock_field, deal_field,
-                               int_field, read_json, ruleset_field, seconds_field)
+                               int_field, level_field, read_json, ruleset_field, seconds_field)
 from kibitz.web.markdown import to_html
 from kibitz.web.referee import Referee, game_info, search_seed, view_payload
 from kibitz.web.searches import (AnalysisKind, AnalysisQuestion, Answer, FairKind, FairQuestion, SearchPool,
@@ -85,7 +87,16 @@ async def index(request: Request) -> Response:
 
 async def list_games(request: Request) -> Response:
     return JSONResponse({"games": [game_info(info.slug) for info in games()],
-                         "rulesets": list(RULESETS), "safe_rule": SAFE_RULE})
+                         "rulesets": list(RULESETS), "safe_rule": SAFE_RULE, "rated": rated_counts()})
+
+
+def rated_counts() -> dict[str, dict[str, dict[str, dict[str, int]]]]:
+    """How many rated deals each game and ruleset has at each level, and how many of them the
+    solver proved winnable: what New game can offer."""
+    return {info.slug: {ruleset: {count.level: {"deals": count.deals, "winnable": count.winnable}
+                                  for count in difficulty.levels(info.slug, ruleset)}
+                        for ruleset in RULESETS}
+            for info in games()}
 
 
 async def rules(request: Request) -> Response:
@@ -108,11 +119,25 @@ async def stats(request: Request) -> Response:
 # -- games ---------------------------------------------------------------------------------
 
 async def new_game(request: Request) -> Response:
-    data = await read_json(request, ("ruleset", "deal"))
+    """A new game: of the deal numbered ``deal``, else of a random deal; with ``level`` (easy,
+    medium, hard) or ``winnable`` (only deals the solver proved winnable), a random rated deal
+    meeting the choice (:mod:`kibitz.difficulty`), its number withheld like any random deal's."""
+    data = await read_json(request, ("ruleset", "deal", "level", "winnable"))
     slug = slug_of(request)
+    ruleset = ruleset_field(data.get("ruleset"))
+    level = level_field(data.get("level"))
+    winnable_only = bool_field(data, "winnable")
     chosen = data.get("deal") is not None
-    game_id, play = referee_of(request).new(slug, ruleset_field(data.get("ruleset")), deal_field(data.get("deal")),
-                                            chosen)
+    if chosen and (level is not None or winnable_only):
+        raise ApiError(400, "a deal chosen by number has no level to choose: send a deal, or a level")
+    if level is not None or winnable_only:
+        try:
+            deal = difficulty.pick(slug, ruleset, level, winnable_only).deal
+        except NoRatedDealError as error:
+            raise ApiError(404, str(error)) from None
+    else:
+        deal = deal_field(data.get("deal"))
+    game_id, play = referee_of(request).new(slug, ruleset, deal, chosen)
     return JSONResponse(view_payload(game_id, play), status_code=201)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 from starlette.requests import Request
 
+from kibitz.difficulty import LEVELS, Level
 from kibitz.deals import check_deal_number, parse_deal_number, random_deal_number
 from kibitz.errors import DealNumberError
 from kibitz.rules import RULESETS
@@ -111,6 +112,17 @@ def deal_field(value: object) -> int:
         return check_deal_number(value)
     except DealNumberError as error:
         raise ApiError(400, str(error)) from None
+
+
+def level_field(value: object) -> Level | None:
+    """The difficulty asked for a random deal: ``easy``, ``medium`` or ``hard`` (``None``,
+    ``any`` or absent: any)."""
+    if value is None or value == "any":
+        return None
+    for level in LEVELS:
+        if value == level:
+            return level
+    raise ApiError(400, f"level must be one of: {', '.join(LEVELS)}, any")
 
 
 def ruleset_field(value: object) -> str:

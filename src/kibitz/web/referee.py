@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from kibitz import difficulty
 from kibitz.agents import Observation, observe
 from kibitz.autoplay import finishing_moves
 from kibitz.cards import IDENTITY, RANKS, SUITS, format_card
@@ -87,7 +88,17 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
         "status": status, "result": play.result,
         "elapsed": round(play.active, 1),
         "can_finish": not won and finishing_moves(state) is not None,
+        "rating": _rating(game.slug, game.ruleset, history.deal_number) if play.is_deal_shown else None,
     }
+
+
+def _rating(slug: str, ruleset: str, deal: int | None) -> dict[str, Any] | None:
+    """How hard a rated deal is (:mod:`kibitz.difficulty`): told only with its number, since
+    whether a deal is rated, and how, narrows down which deal it is."""
+    rated = None if deal is None else difficulty.ratings().rating(slug, ruleset, deal)
+    if rated is None:
+        return None
+    return {"level": rated.level, "wins": rated.wins, "plays": rated.plays, "winnable": rated.winnable}
 
 
 def search_seed(game_id: str, moves: int) -> int:

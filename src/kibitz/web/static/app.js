@@ -7,7 +7,8 @@ import {drawTable} from './table.js';
 import {ActiveClock, formatClock} from './clock.js';
 import {celebrate, glide, prefersReducedMotion, remember, skip} from './motion.js';
 import {ANALYSIS_LABEL, hintOf, verdictOf} from './assists.js';
-import {askGiveUp, dealWords, fillGamesInProgress, restoreSettings, setting, wouldGiveUp} from './session.js';
+import {askGiveUp, choiceMet, choiceWords, dealChoice, dealWords, fillGamesInProgress, ratingWords, restoreChoices,
+  restoreSettings, setting, unmetWords, wouldGiveUp} from './session.js';
 import {describePlayed, pileWords} from './speech.js';
 
 const $ = (id) => document.getElementById(id);
@@ -284,9 +285,10 @@ async function finish() {
 function showOverlay() {
   const p = ui.play;
   $('overtitle').textContent = p.status === 'won' ? 'Won!' : 'No moves left';
-  $('overtext').textContent = p.status === 'won'
+  const rating = p.rating ? ` ${ratingWords(p.rating)}` : '';
+  $('overtext').textContent = (p.status === 'won'
     ? `${p.name} ${dealWords(p)} won in ${p.moves} moves (${clock()}).`
-    : `${p.name} ${dealWords(p)}: the game is over. Undo to try another way, or start again.`;
+    : `${p.name} ${dealWords(p)}: the game is over. Undo to try another way, or start again.`) + rating;
   $('overundo').hidden = p.status === 'won';
   $('overlay').hidden = false;
 }
@@ -468,14 +470,22 @@ function onKey(event) {
 
 // -- games, statistics and rules --------------------------------------------------------------
 
-async function newGame(slug, ruleset, deal, dealt = false) {
+/**
+ * Starts a new game of ``slug``: deal number ``deal``, else a random deal meeting the choice of
+ * level and winnability (``choose``: false for any random deal). Resolves to null once dealt,
+ * else to the server's refusal.
+ */
+async function newGame(slug, ruleset, deal, dealt = false, choose = true) {
   try {
-    const body = {ruleset};
+    const choice = deal || !choose ? {} : dealChoice();
+    const body = {ruleset, ...choice};
     if (deal) body.deal = deal;
     show(await api(`/api/games/${slug}/new`, body), dealt);
-    say(`new game: ${ui.play.name}, ${dealWords(ui.play)}`);
+    const asked = choiceWords(choice);
+    say(`new game: ${ui.play.name}, ${dealWords(ui.play)}${asked ? ` (${asked})` : ''}`);
     $('overlay').hidden = true;
-  } catch (error) { say(error.message, 'error'); }
+    return null;
+  } catch (error) { say(error.message, 'error'); return error.message; }
 }
 
 /**
@@ -485,6 +495,12 @@ async function newGame(slug, ruleset, deal, dealt = false) {
 async function replaceGame(slug, ruleset, deal) {
   if (ui.pending) return;
   const play = ui.play;
+  // A choice no rated deal meets is said before any game is given up for it.
+  if (!deal && !choiceMet(ui.rated, slug, ruleset, dealChoice())) {
+    const name = (ui.games.find((g) => g.slug === slug) || {name: slug}).name;
+    say(unmetWords(name, ruleset, dealChoice()), 'error');
+    return;
+  }
   if (wouldGiveUp(play)) {
     if (!await askGiveUp(play)) { say('the game goes on'); return; }
     try {
@@ -610,6 +626,7 @@ function onHelpClosed() {
 async function start() {
   const data = await api('/api/games');
   ui.games = data.games;
+  ui.rated = data.rated;
   $('saferule').textContent = data.safe_rule;
   for (const select of [$('game'), $('rulesgame')]) {
     select.innerHTML = ui.games.map((g) => `<option value="${g.slug}">${g.name}</option>`).join('');
@@ -636,7 +653,12 @@ async function start() {
   if (!resumed) {
     const wanted = params.get('game') || (previous && previous.game);
     const slug = ui.games.some((g) => g.slug === wanted) ? wanted : ui.games[0].slug;
-    await newGame(slug, params.get('ruleset') || (previous && previous.ruleset) || 'standard', params.get('deal'));
+    const ruleset = params.get('ruleset') || (previous && previous.ruleset) || 'standard';
+    // No rated deal meets the choice for this game: any deal, and the refusal stays in view.
+    const refused = await newGame(slug, ruleset, params.get('deal'));
+    if (refused && !ui.play && !params.get('deal') && await newGame(slug, ruleset, null, false, false) === null) {
+      say(`${refused}; here is a deal of any level`, 'error');
+    }
   }
   if (ui.play) { $('game').value = ui.play.game; $('ruleset').value = ui.play.ruleset; }
   route();
@@ -661,6 +683,7 @@ function bind() {
     render();
   };
   restoreSettings();
+  restoreChoices();
   window.addEventListener('popstate', navigate);
   window.addEventListener('hashchange', navigate);
   // The next action skips the cards' movement still running.

@@ -7,7 +7,10 @@ const $ = (id) => document.getElementById(id);
 
 /** The checkboxes kept between visits (id -> checked when never set), each under its own key.
  * The analysis mode is not among them: it is off whenever the page is opened. */
-export const SETTINGS = {autoplay: false, chance: false, autofinish: false, animate: true};
+export const SETTINGS = {autoplay: false, chance: false, autofinish: false, animate: true, winnable: false};
+
+/** The choices kept between visits (id of a select -> its value when never set). */
+export const CHOICES = {level: 'any'};
 
 const settingKey = (id) => `kibitz-setting-${id}`;
 
@@ -26,6 +29,65 @@ export function restoreSettings() {
       try { localStorage.setItem(settingKey(id), box.checked ? 'on' : 'off'); } catch { /* not kept */ }
     });
   }
+}
+
+/** Sets every choice's select as the player left it, and keeps each change. */
+export function restoreChoices() {
+  for (const [id, fallback] of Object.entries(CHOICES)) {
+    const select = $(id);
+    if (!select) continue;
+    let stored = null;
+    try { stored = localStorage.getItem(settingKey(id)); } catch { /* storage refused: defaults */ }
+    select.value = [...select.options].some((option) => option.value === stored) ? stored : fallback;
+    select.addEventListener('change', () => {
+      try { localStorage.setItem(settingKey(id), select.value); } catch { /* not kept */ }
+    });
+  }
+}
+
+/**
+ * What a random deal is asked to be (the fields of a new game's request): ``level`` (easy,
+ * medium, hard) unless Any, and ``winnable`` when only deals the solver proved winnable are wanted.
+ */
+export function dealChoice() {
+  const choice = {};
+  const level = $('level') ? $('level').value : 'any';
+  if (level !== 'any') choice.level = level;
+  if (setting('winnable')) choice.winnable = true;
+  return choice;
+}
+
+/** The choice of a random deal in words: "an easy deal that can be won", or "" for any deal. */
+export function choiceWords(choice) {
+  if (!choice.level && !choice.winnable) return '';
+  const article = choice.level === 'easy' ? 'an' : 'a';
+  return `${choice.level ? `${article} ${choice.level}` : 'a'} deal${choice.winnable ? ' that can be won' : ''}`;
+}
+
+/** A finished rated deal's rating in words: "Rated easy: a strong player ... won it 2 of 3 tries; ...". */
+export function ratingWords(rating) {
+  if (!rating) return '';
+  const verdict = {true: 'the solver proved it winnable', false: 'the solver proved it cannot be won'}[rating.winnable];
+  return `Rated ${rating.level}: a strong player who sees only the table won it ${rating.wins} of ${rating.plays} ` +
+    `tries${verdict ? `; ${verdict}` : ''}.`;
+}
+
+/**
+ * Whether some rated deal of ``slug`` and ``ruleset`` meets ``choice`` (see :func:`dealChoice`),
+ * from the counts of ``/api/games`` (``rated``: slug -> ruleset -> level -> {deals, winnable}).
+ */
+export function choiceMet(rated, slug, ruleset, choice) {
+  if (!choice.level && !choice.winnable) return true;
+  const levels = (rated[slug] || {})[ruleset] || {};
+  const counts = choice.level ? [levels[choice.level]] : Object.values(levels);
+  return counts.some((count) => count && (choice.winnable ? count.winnable : count.deals) > 0);
+}
+
+/** Why no deal is dealt for ``choice``: the same words as the server's refusal. */
+export function unmetWords(name, ruleset, choice) {
+  const kind = choice.level ? `${choice.level} rated` : 'rated';
+  return `no ${kind} deal of ${name} (${ruleset} rules)${choice.winnable ? ' that the solver proved winnable' : ''} yet; ` +
+    'choose another level, or Any';
 }
 
 /** A game's deal in words: "deal #42", or "a random deal" while its number is withheld. */

@@ -1,0 +1,106 @@
+"""New game by level through the API: a random rated deal of the level asked for, or one the
+solver proved winnable, its number withheld like any random deal's until the game ends, and
+a choice no rated deal meets refused in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kibitz import difficulty
+from kibitz.difficulty import LEVELS, Level
+
+from .conftest import TestClient
+from .test_api import refused
+from .test_fair_play import deal_number
+
+
+def game_with_easy_and_hard() -> str:
+    """A game whose standard ruleset has easy and hard rated deals, proved winnable ones among the hard."""
+    for (slug, ruleset), _ in difficulty.ratings().rated.items():
+        counts = {count.level: count for count in difficulty.levels(slug, ruleset)}
+        if ruleset == "standard" and counts["easy"].deals and counts["hard"].winnable:
+            return slug
+    raise AssertionError("no game has easy and hard rated deals")
+
+
+def new_rated(client: TestClient, slug: str, **choice: Any) -> dict[str, Any]:
+    response = client.post(f"/api/games/{slug}/new", json={"ruleset": "standard", **choice})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def test_a_level_gives_a_rated_deal_of_that_level_its_number_withheld(client: TestClient) -> None:
+    slug = game_with_easy_and_hard()
+    for level in LEVELS:
+        allowed = {rated.deal for rated in difficulty.deals(slug, "standard", level)}
+        if not allowed:
+            message = refused(client.post(f"/api/games/{slug}/new", json={"level": level}), 404)
+            assert message.startswith(f"no {level} rated deal of ")
+            continue
+        for _ in range(4):
+            game = new_rated(client, slug, level=level)
+            number = deal_number(client, game["id"])
+            assert number in allowed
+            assert game["deal"] is None and game["random_deal"] is True and game["rating"] is None
+            assert client.get(f"/api/play/{game['id']}").json()["deal"] is None
+            refused(client.get(f"/api/play/{game['id']}/record"), 403)
+
+
+def test_winnable_only_gives_deals_the_solver_proved_winnable(client: TestClient) -> None:
+    slug = game_with_easy_and_hard()
+    proved = {rated.deal for rated in difficulty.deals(slug, "standard", None, winnable_only=True)}
+    for _ in range(6):
+        game = new_rated(client, slug, winnable=True)
+        assert deal_number(client, game["id"]) in proved
+        assert game["deal"] is None
+
+
+def test_the_rating_is_told_with_the_number_once_the_game_ends(client: TestClient) -> None:
+    slug = game_with_easy_and_hard()
+    level: Level = "hard"
+    game = new_rated(client, slug, level=level, winnable=True)
+    gid = game["id"]
+    moved = client.post(f"/api/play/{gid}/move", json={"move": game["legal"][0]})
+    assert moved.status_code == 200 and moved.json()["rating"] is None
+    ended = client.post(f"/api/play/{gid}/abandon", json={}).json()
+    rated = difficulty.ratings().rating(slug, "standard", int(ended["deal"]))
+    assert rated is not None and rated.level == level
+    assert ended["rating"] == {"level": level, "wins": rated.wins, "plays": rated.plays, "winnable": rated.winnable}
+
+
+def test_a_deal_chosen_by_number_is_rated_from_the_start(client: TestClient) -> None:
+    slug = game_with_easy_and_hard()
+    rated = difficulty.deals(slug, "standard")[0]
+    game = new_rated(client, slug, deal=rated.deal)
+    assert game["rating"]["level"] == rated.level
+    unrated = new_rated(client, slug, deal=10**19 + 7)
+    assert unrated["rating"] is None
+
+
+def test_without_a_choice_a_random_deal_is_any_deal(client: TestClient) -> None:
+    rated = {rated.deal for rated in difficulty.deals("duchess", "standard")}
+    numbers = [deal_number(client, new_rated(client, "duchess")["id"]) for _ in range(5)]
+    assert not set(numbers) <= rated   # deal numbers run to a billion: not the rated ones alone
+
+
+def test_choices_nobody_meets_and_wrong_choices_are_refused_in_words(client: TestClient) -> None:
+    slug = game_with_easy_and_hard()
+    ratings = difficulty.ratings()
+    if not ratings.deals(slug, "pysolfc"):
+        message = refused(client.post(f"/api/games/{slug}/new", json={"ruleset": "pysolfc", "level": "easy"}), 404)
+        assert message.startswith("no easy rated deal of ") and "(pysolfc rules)" in message
+        assert message.endswith("choose another level, or Any")
+    message = refused(client.post(f"/api/games/{slug}/new", json={"level": "trivial"}), 400)
+    assert message == "level must be one of: easy, medium, hard, any"
+    message = refused(client.post(f"/api/games/{slug}/new", json={"level": "easy", "deal": 5}), 400)
+    assert "a deal chosen by number" in message
+    refused(client.post(f"/api/games/{slug}/new", json={"winnable": "yes"}), 400)
+    assert new_rated(client, slug, level="any", winnable=False)["random_deal"] is True
+
+
+def test_the_games_list_counts_the_rated_deals(client: TestClient) -> None:
+    rated = client.get("/api/games").json()["rated"]
+    slug = game_with_easy_and_hard()
+    for count in difficulty.levels(slug, "standard"):
+        assert rated[slug]["standard"][count.level] == {"deals": count.deals, "winnable": count.winnable}
