@@ -3,7 +3,7 @@ import (at the top of a module, inside a function, or for type checking only), r
 
 The named core (state, rules, view, notation, registry) has no import of another core module
 inside a function or for type checking only: such imports were how cycles were dodged. The
-few edges that still close a cycle are listed in ``TYPE_ONLY_BACK_EDGES`` with why; a new
+few edges that still close a cycle are listed in ``BACK_EDGES_LEFT`` with why; a new
 cycle, or a new edge of that kind among the named core, fails here.
 """
 
@@ -20,7 +20,7 @@ CLIENTS = ("kibitz.cli", "kibitz.tui", "kibitz.solver", "kibitz.study", "kibitz.
            "kibitz.difficulty", "kibitz.__main__")
 """Modules above the core (or beside it, like the loader of the compiled build)."""
 NAMED_CORE = ("kibitz.state", "kibitz.rules", "kibitz.view", "kibitz.notation", "kibitz.registry")
-TYPE_ONLY_BACK_EDGES = {
+BACK_EDGES_LEFT = {
     ("kibitz.reasons", "kibitz.rules"),
     ("kibitz.counterparts", "kibitz.rules"),
     ("kibitz.native", "kibitz.rules"),
@@ -112,7 +112,7 @@ def test_the_graph_is_read() -> None:
 
 
 def test_the_core_has_no_import_cycle() -> None:
-    edges = {name: set(targets) - {t for s, t in TYPE_ONLY_BACK_EDGES if s == name}
+    edges = {name: set(targets) - {t for s, t in BACK_EDGES_LEFT if s == name}
              for name, targets in graph().items()}
     assert cycle(edges) is None
 
@@ -127,4 +127,4 @@ def test_the_named_core_imports_nothing_inside_functions_or_for_type_checking_on
     hidden = {(name, target, where) for name in NAMED_CORE for target, where in edges[name].items()
               if where != "top"}
     assert hidden == set()
-    assert not {(s, t) for s, t in TYPE_ONLY_BACK_EDGES if s in NAMED_CORE}
+    assert not {(s, t) for s, t in BACK_EDGES_LEFT if s in NAMED_CORE}
