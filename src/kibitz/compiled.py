@@ -1,13 +1,14 @@
 """The loader of the optional compiled build of the solver's inner loop.
 
-``scripts/compile`` (``scripts/compile_solver.py``) compiles the modules in :data:`MODULES` (the state, the rules, the
-four games whose deals are hard to solve, the search and its policies) with mypyc,
-unchanged, into ``build/compiled/`` beside ``src/``, with a manifest of the hashes of
-their sources. When kibitz is imported, :func:`install` loads them in place of the
-Python modules, but only when every source still matches its hash and the build is for
-this Python: one edited source turns them all off (compiled modules call each other
-directly, so they go together), and :data:`STATUS` says why. A compiled module gives the same results as its
-source, two to three times as fast; the tests compare the two solve by solve. It checks
+``scripts/compile`` (``scripts/compile_solver.py``, where the build is made) compiles the
+modules in :data:`MODULES` (the rules with the state, the four games whose deals are hard to
+solve, the search and its policies) with mypyc, unchanged, into ``build/compiled/`` beside
+``src/``, with a manifest of the hashes of their sources. When kibitz is imported,
+:func:`install` loads them in place of the Python modules, but only when every source still
+matches its hash and the build is for this Python: one edited source turns them all off
+(compiled modules call each other directly, so they go together), and :data:`STATUS` says
+why. A compiled module gives the same results as its source, two to three times as fast;
+the tests compare the two solve by solve (``tests/solver/test_compiled.py``). It checks
 the types of its arguments at run time: one of another type than annotated raises
 :class:`TypeError`.
 
