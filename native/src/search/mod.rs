@@ -7,7 +7,9 @@
 pub mod capped;
 pub mod digging;
 mod dives;
+pub mod grand_duchess;
 pub mod noise;
+mod playouts;
 pub mod policy;
 pub mod random;
 pub mod tournament;
@@ -23,7 +25,7 @@ use crate::board::Board;
 use crate::generate::{Move, MoveList};
 use capped::Capped;
 use digging::Digging;
-use policy::{Canonical, Policy};
+use policy::{Canonical, Policy, Probe};
 
 /// Nodes between clock readings (and the caller's check for Ctrl-C).
 pub const TIME_CHECK_EVERY: u64 = 512;
@@ -281,6 +283,15 @@ impl Searcher<'_> {
         done(Outcome::Lost, Vec::new(), None, nodes, states, peak)
     }
 
+    /// Probe `attempt` from `root` (`Policy::probe`): a winning line if found, and the moves
+    /// played, which the search counts as nodes.
+    fn probe(&self, policy: &dyn Policy, probe: Probe, root: &Board, attempt: u64) -> (Option<Vec<Move>>, u64) {
+        match probe {
+            Probe::Dives(dives) => self.dive(policy, dives, root, attempt),
+            Probe::Playouts(grand_duchess, playouts) => self.playouts(grand_duchess, playouts, root, attempt),
+        }
+    }
+
     /// Depth-first search with one transposition table.
     fn depth_first(&mut self, board: &Board, policy: &dyn Policy, limits: Limits) -> SearchResult {
         /// A position on the search path: its moves are `stack[start..end]`, `next` the one
@@ -320,8 +331,8 @@ impl Searcher<'_> {
         let caps = policy.caps_subtrees();
         let mut abandoned = false;
         let mut probes = 0u64;
-        if let Some(dives) = policy.dives() {
-            let (found, played) = self.dive(policy, dives, &root, probes);
+        if let Some(probe) = policy.probe() {
+            let (found, played) = self.probe(policy, probe, &root, probes);
             nodes = played;
             if let Some(found) = found {
                 return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, &seen);
@@ -380,9 +391,9 @@ impl Searcher<'_> {
                 if (self.stop)() {
                     return done(Outcome::Unknown, Vec::new(), Some(reasons::INTERRUPTED), nodes, &seen);
                 }
-                if let Some(dives) = policy.dives() {
+                if let Some(probe) = policy.probe() {
                     probes += 1;
-                    let (found, played) = self.dive(policy, dives, &frames[0].board, probes);
+                    let (found, played) = self.probe(policy, probe, &frames[0].board, probes);
                     nodes += played;
                     if let Some(found) = found {
                         return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, &seen);

@@ -11,6 +11,7 @@ use smallvec::SmallVec;
 use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{generate, CardMove, Move, MoveList};
+use crate::search::grand_duchess::GrandDuchess;
 use crate::search::tournament::Tournament;
 use crate::spec::{Kind, Spec};
 
@@ -38,6 +39,9 @@ pub enum MoveOrder {
     /// Tournament's: foundation moves, useful transfers, cell moves that dig, the deal,
     /// other cell moves.
     Tournament,
+    /// Grand Duchess's: the last round's cover when there is one, else moves from a
+    /// foundation after the others and the deal last.
+    GrandDuchess,
 }
 
 /// The safe moves of a policy (played without branching).
@@ -50,6 +54,8 @@ pub enum SafeMoves {
     KingsdownEights,
     /// Tournament's cell cards and last-round column tops that fit a gap or an overlap.
     Tournament,
+    /// Grand Duchess's last-round covers of one move.
+    GrandDuchess,
 }
 
 /// The quick proofs of loss of a policy.
@@ -57,6 +63,23 @@ pub enum SafeMoves {
 pub enum Proofs {
     /// Tournament's: nothing left to deal and a suit that can never move again.
     Tournament,
+    /// Grand Duchess's: in the last round, a tableau card that can never be played.
+    GrandDuchess,
+}
+
+/// The random playouts of a policy's probe (Grand Duchess's `probe`).
+#[derive(Deserialize, Clone, Debug)]
+pub struct Playouts {
+    /// Moves a probe plays (whole playouts, so a little more).
+    pub steps: u64,
+    /// Per playout in turn: the chance of dealing while a card could be played.
+    pub holds: Vec<f64>,
+}
+
+/// What a policy's probe plays.
+pub enum Probe<'a> {
+    Dives(&'a Dives),
+    Playouts(&'a GrandDuchess, &'a Playouts),
 }
 
 /// The heuristic dives of a policy's probe (Tournament's `probe`).
@@ -107,12 +130,17 @@ pub struct PolicySpec {
     pub proofs: Option<Proofs>,
     #[serde(default)]
     pub dives: Option<Dives>,
+    #[serde(default)]
+    pub playouts: Option<Playouts>,
     /// The first pass of capped rounds (when the policy does not dig first).
     #[serde(default)]
     pub capped_rounds: Option<CappedRounds>,
     /// No card ever leaves the foundations but onto another (the game's rules declare it).
     #[serde(default)]
     pub foundations_final: bool,
+    /// A foundation's top card may move onto the other foundation of its suit.
+    #[serde(default)]
+    pub foundation_transfers: bool,
 }
 
 /// What the search asks of a policy.
@@ -138,8 +166,8 @@ pub trait Policy {
     fn caps_subtrees(&self) -> bool {
         false
     }
-    /// The dives the search plays as probes, if any (the full policy's only).
-    fn dives(&self) -> Option<&Dives> {
+    /// What the search plays as probes, if anything (the full policy's only).
+    fn probe(&self) -> Option<Probe<'_>> {
         None
     }
 }
@@ -175,6 +203,8 @@ pub struct Canonical {
     columns_alike: Vec<u8>,
     /// The Tournament policy's tables, when its move order, safe moves or proofs are asked for.
     pub tournament: Option<Tournament>,
+    /// The Grand Duchess policy's tables, likewise.
+    pub grand_duchess: Option<GrandDuchess>,
 }
 
 impl Canonical {
@@ -204,8 +234,18 @@ impl Canonical {
             || spec.proofs == Some(Proofs::Tournament)
             || spec.capped_rounds.is_some();
         let tournament = if wants_tournament { Some(Tournament::new(&game, spec.foundations_final)?) } else { None };
+        let wants_grand_duchess = spec.order == MoveOrder::GrandDuchess
+            || spec.safe == Some(SafeMoves::GrandDuchess)
+            || spec.proofs == Some(Proofs::GrandDuchess)
+            || spec.playouts.is_some();
+        let grand_duchess = if wants_grand_duchess {
+            Some(GrandDuchess::new(&game, spec.foundations_final, spec.foundation_transfers)?)
+        } else {
+            None
+        };
         Ok(Canonical {
             tournament,
+            grand_duchess,
             foundation_set: mask(foundations.iter().copied()),
             single: foundations.iter().copied().filter(|&f| !has(paired, f)).collect(),
             tableau_set: mask(tableau.iter().copied()),
@@ -244,6 +284,11 @@ impl Canonical {
     /// The Tournament policy's tables (made whenever the spec asks for any of its parts).
     pub fn tournament(&self) -> &Tournament {
         self.tournament.as_ref().expect("made by Canonical::new for a Tournament spec")
+    }
+
+    /// The Grand Duchess policy's tables (made whenever the spec asks for any of its parts).
+    pub fn grand_duchess(&self) -> &GrandDuchess {
+        self.grand_duchess.as_ref().expect("made by Canonical::new for a Grand Duchess spec")
     }
 
     /// Whether `pile` is a foundation.
@@ -457,6 +502,17 @@ impl Policy for Canonical {
                 self.legal_moves(board, &[], &mut legal);
                 self.tournament().ordered_moves(board, &legal, moves);
             }
+            MoveOrder::GrandDuchess => {
+                let grand_duchess = self.grand_duchess();
+                match grand_duchess.cover(board) {
+                    Some(cover) => moves.extend(cover),
+                    None => {
+                        let mut legal = MoveList::new();
+                        self.legal_moves(board, &[], &mut legal);
+                        grand_duchess.order(&legal, moves);
+                    }
+                }
+            }
         }
     }
 
@@ -465,18 +521,24 @@ impl Policy for Canonical {
             SafeMoves::Duchess => self.duchess_safe(board),
             SafeMoves::KingsdownEights => self.kingsdown_safe(board),
             SafeMoves::Tournament => self.tournament().safe_move(board),
+            SafeMoves::GrandDuchess => self.grand_duchess().safe_move(board),
         }
     }
 
     fn is_hopeless(&self, board: &Board) -> bool {
         match self.spec.proofs {
             Some(Proofs::Tournament) => self.tournament().is_hopeless(board),
+            Some(Proofs::GrandDuchess) => self.grand_duchess().is_hopeless(board),
             None => false,
         }
     }
 
-    fn dives(&self) -> Option<&Dives> {
-        self.spec.dives.as_ref()
+    fn probe(&self) -> Option<Probe<'_>> {
+        match (&self.spec.dives, &self.spec.playouts) {
+            (Some(dives), _) => Some(Probe::Dives(dives)),
+            (None, Some(playouts)) => Some(Probe::Playouts(self.grand_duchess(), playouts)),
+            (None, None) => None,
+        }
     }
 
     fn splits_at(&self, board: &Board) -> bool {

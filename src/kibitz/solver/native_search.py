@@ -35,6 +35,7 @@ class MoveOrder(enum.Enum):
     CICELY = "Cicely"
     KINGSDOWN_EIGHTS = "KingsdownEights"
     TOURNAMENT = "Tournament"
+    GRAND_DUCHESS = "GrandDuchess"
 
 
 class SafeMoves(enum.Enum):
@@ -43,12 +44,14 @@ class SafeMoves(enum.Enum):
     DUCHESS = "Duchess"
     KINGSDOWN_EIGHTS = "KingsdownEights"
     TOURNAMENT = "Tournament"
+    GRAND_DUCHESS = "GrandDuchess"
 
 
 class Proofs(enum.Enum):
     """The kernel's quick proofs of loss (``Policy.is_hopeless``)."""
 
     TOURNAMENT = "Tournament"
+    GRAND_DUCHESS = "GrandDuchess"
 
 
 class Split(enum.Enum):
@@ -68,6 +71,17 @@ class Dives:
     length: int
     skips: tuple[float, ...]
     width: int
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """Random playouts as the policy's probe (Grand Duchess's): whole games until one wins or
+    about ``steps`` moves are played, the ``k``-th with chance ``holds[k % len(holds)]`` of
+    dealing while a card could be played (drawn from ``random.Random`` seeded by the
+    position and the attempt)."""
+
+    steps: int
+    holds: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -102,6 +116,7 @@ class NativeSearch(Counterpart):
     splits: Split | None = None
     proofs: Proofs | None = None
     dives: Dives | None = None
+    playouts: Playouts | None = None
     round_caps: RoundCaps | None = None
 
     def native(self, game: Game) -> Json:
@@ -110,12 +125,14 @@ class NativeSearch(Counterpart):
     def fields(self) -> dict[str, Json]:
         """The part of the kernel's policy spec that this block declares."""
         dives = self.dives
+        playouts = self.playouts
         caps = self.round_caps
         return {"order": self.order.value, "safe": None if self.safe is None else self.safe.value,
                 "splits": None if self.splits is None else self.splits.value,
                 "proofs": None if self.proofs is None else self.proofs.value,
                 "dives": None if dives is None else {"dives": dives.dives, "length": dives.length,
                                                      "skips": list(dives.skips), "width": dives.width},
+                "playouts": None if playouts is None else {"steps": playouts.steps, "holds": list(playouts.holds)},
                 "capped_rounds": None if caps is None else {"last_round_nodes": caps.last_round_nodes,
                                                             "round_nodes": caps.round_nodes}}
 
@@ -138,6 +155,7 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "first_pass_budget": policy.first_pass_budget,
         "dig_sources": list(policy.dig_sources.values()),
         "foundations_final": game.facts.foundations_final,
+        "foundation_transfers": game.facts.foundation_transfers,
     })
     return spec
 

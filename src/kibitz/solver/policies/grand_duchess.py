@@ -37,8 +37,10 @@ import random
 import zlib
 
 from kibitz.cards import FACE_DOWN
+from kibitz.counterparts import counterpart
 from kibitz.moves import DEAL, Move
 from kibitz.rules import FACE_DOWN_TABLE, FACE_UP, Game
+from kibitz.solver.native_search import MoveOrder, NativeSearch, Playouts, Proofs, SafeMoves
 from kibitz.solver.policies.common import CanonicalPolicy, never, when_no_deal_remains
 from kibitz.state import State
 
@@ -363,3 +365,8 @@ class GrandDuchessPolicy(CanonicalPolicy):
             if ok:
                 return False
         return True
+
+
+counterpart(GrandDuchessPolicy, NativeSearch(
+    MoveOrder.GRAND_DUCHESS, SafeMoves.GRAND_DUCHESS, proofs=Proofs.GRAND_DUCHESS,
+    playouts=Playouts(PROBE_STEPS, HOLDS)))

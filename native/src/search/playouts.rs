@@ -1,0 +1,157 @@
+//! Random playouts, the probe of the Grand Duchess policy (Python's `GrandDuchessPolicy.probe`
+//! and `_playout`): whole random games from the search's root, drawn from
+//! `random.Random(seed)` as in Python, every deal and redeal the game's own. They prove nothing.
+
+use crate::board::Board;
+use crate::cards::{face_down, face_up, FACE_DOWN};
+use crate::generate::Move;
+use crate::search::grand_duchess::{card_move, GrandDuchess};
+use crate::search::policy::Playouts;
+use crate::search::random::{crc32, PyRandom};
+use crate::search::Searcher;
+
+/// A foundation move a playout may make: the lane (0 up, 1 down), the pile (columns first,
+/// then the reserve fans), the card's index in a fan (`None` for the top) and the suit.
+type Choice = (u8, usize, Option<usize>, usize);
+
+/// A playout's position: the piles as lists of face-up cards, the foundations as heights.
+struct Table {
+    stock: Vec<u8>,
+    columns: Vec<Vec<u8>>,
+    fans: Vec<Vec<u8>>,
+    fans_open: bool,
+    ups: [usize; 4],
+    downs: [usize; 4],
+    round: u32,
+}
+
+impl Table {
+    fn read(gd: &GrandDuchess, board: &Board) -> Table {
+        let face_up_pile = |i: &usize| board.pile(*i).iter().map(|&card| face_up(card)).collect();
+        Table {
+            stock: board.pile(gd.stock).to_vec(),
+            columns: gd.tableau.iter().map(face_up_pile).collect(),
+            fans: gd.reserve.iter().map(face_up_pile).collect(),
+            fans_open: gd.reserve.iter().any(|&i| board.pile(i).last().is_some_and(|&top| top & FACE_DOWN == 0)),
+            ups: std::array::from_fn(|s| board.pile(gd.up[s]).len()),
+            downs: std::array::from_fn(|s| board.pile(gd.down[s]).len()),
+            round: board.round,
+        }
+    }
+
+    /// The playout's position as a board (Python's `_as_state`): `root`'s other piles, the
+    /// lanes as their cards, the reserve face down until it opens.
+    fn board(&self, gd: &GrandDuchess, root: &Board) -> Board {
+        let mut piles: Vec<Vec<u8>> = (0..root.piles()).map(|k| root.pile(k).to_vec()).collect();
+        piles[gd.stock] = self.stock.clone();
+        for suit in 0..4 {
+            let base = suit as u8 * 13;
+            piles[gd.up[suit]] = (0..self.ups[suit] as u8).map(|r| base + r).collect();
+            piles[gd.down[suit]] = (0..self.downs[suit] as u8).map(|r| base + 12 - r).collect();
+        }
+        for (&i, column) in gd.tableau.iter().zip(&self.columns) {
+            piles[i] = column.clone();
+        }
+        for (&i, fan) in gd.reserve.iter().zip(&self.fans) {
+            piles[i] = if self.fans_open { fan.clone() } else { fan.iter().map(|&card| face_down(card)).collect() };
+        }
+        let slices: Vec<&[u8]> = piles.iter().map(Vec::as_slice).collect();
+        Board::new(&slices, self.round, root.base)
+    }
+}
+
+impl Searcher<'_> {
+    /// Probe `attempt` from `root`: playouts until one wins or about `playouts.steps` moves
+    /// are played; the winning line if any, and the moves played (the search counts them).
+    pub(super) fn playouts(&self, gd: &GrandDuchess, playouts: &Playouts, root: &Board, attempt: u64) -> (Option<Vec<Move>>, u64) {
+        let seed = u64::from(crc32((0..root.piles()).map(|k| root.pile(k)))) * 7919 + u64::from(root.round) * 101 + attempt;
+        let mut random = PyRandom::new(seed);
+        let (mut steps, mut played) = (0u64, 0u64);
+        let mut count = attempt * 7;
+        while steps < playouts.steps {
+            let hold = playouts.holds[(count % playouts.holds.len() as u64) as usize];
+            let (line, length) = self.playout(gd, root, &mut random, hold);
+            played += length;
+            if line.is_some() {
+                return (line, played);
+            }
+            steps += length + 1;
+            count += 1;
+        }
+        (None, played)
+    }
+
+    /// One random game from `root` (Python's `_playout`): a random foundation move each
+    /// time, or a deal with chance `hold`; in the last round a card whose suit's lanes are
+    /// fixed goes first. The line if it wins, and its length.
+    fn playout(&self, gd: &GrandDuchess, root: &Board, random: &mut PyRandom, hold: f64) -> (Option<Vec<Move>>, u64) {
+        let mut table = Table::read(gd, root);
+        let fixed = if gd.transfers { 14 } else { 13 };
+        let columns = gd.tableau.len();
+        let mut left = table.stock.len()
+            + table.columns.iter().map(Vec::len).sum::<usize>()
+            + table.fans.iter().map(Vec::len).sum::<usize>();
+        let mut line = Vec::new();
+        let mut choices: Vec<Choice> = Vec::new();
+        while left > 0 {
+            choices.clear();
+            let (ups, downs) = (&table.ups, &table.downs);
+            let mut offer = |card: u8, pile: usize, index: Option<usize>| {
+                let (suit, rank) = (usize::from(card / 13), usize::from(card % 13));
+                if ups[suit] == rank {
+                    choices.push((0, pile, index, suit));
+                }
+                if 12 - downs[suit] as i32 == rank as i32 {
+                    choices.push((1, pile, index, suit));
+                }
+            };
+            for (j, column) in table.columns.iter().enumerate() {
+                if let Some(&card) = column.last() {
+                    offer(card, j, None);
+                }
+            }
+            if table.fans_open {
+                for (j, fan) in table.fans.iter().enumerate() {
+                    let top = fan.len().saturating_sub(1);
+                    for (k, &card) in fan.iter().enumerate() {
+                        offer(card, columns + j, (k < top).then_some(k));
+                    }
+                }
+            }
+            let mut forced = None;
+            if table.round >= gd.last_round {
+                forced = choices.iter().copied().find(|c| table.ups[c.3] + table.downs[c.3] >= fixed);
+            }
+            let can_deal = !table.stock.is_empty() || table.round < gd.last_round;
+            if forced.is_none() && !choices.is_empty() && !(can_deal && hold != 0.0 && random.random() < hold) {
+                forced = Some(choices[random.randrange(0, choices.len() as u32) as usize]);
+            }
+            if let Some((lane, j, k, suit)) = forced {
+                let target = if lane == 1 { gd.down[suit] } else { gd.up[suit] };
+                if j < columns {
+                    table.columns[j].pop();
+                    line.push(card_move(gd.tableau[j], target, None));
+                } else {
+                    let fan = &mut table.fans[j - columns];
+                    line.push(card_move(gd.reserve[j - columns], target, k.map(|k| k as u16)));
+                    fan.remove(k.unwrap_or(fan.len() - 1));
+                }
+                if lane == 1 {
+                    table.downs[suit] += 1;
+                } else {
+                    table.ups[suit] += 1;
+                }
+                left -= 1;
+                continue;
+            }
+            if !can_deal {
+                return (None, line.len() as u64);
+            }
+            line.push(Move::Deal);
+            let after = self.apply(&table.board(gd, root), Move::Deal);
+            table = Table::read(gd, &after);
+        }
+        let length = line.len() as u64;
+        (Some(line), length)
+    }
+}
