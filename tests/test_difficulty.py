@@ -144,6 +144,8 @@ def test_a_file_that_disagrees_with_itself_is_refused() -> None:
         parse_ratings(twice)
     with pytest.raises(RatingsError, match="format"):
         parse_ratings(data | {"format_version": 99})
+    with pytest.raises(RatingsError, match="thresholds"):
+        parse_ratings(data | {"thresholds": {"easy": 0.6}})
     with pytest.raises(KibitzError):
         parse_ratings(data | {"games": {"klondike": {"standard": []}}})
 

@@ -130,7 +130,7 @@ class Ratings:
         return next((rated for rated in self.rated.get(_key(game, ruleset), ()) if rated.deal == deal), None)
 
     def pick(self, game: str, ruleset: str, level: Level | None, winnable_only: bool,
-             rng: random.Random | random.SystemRandom) -> RatedDeal:
+             rng: random.Random) -> RatedDeal:
         """A rated deal meeting the choice, drawn by ``rng``; :class:`NoRatedDealError` says
         in words when no rated deal meets it."""
         found = self.deals(game, ruleset, level, winnable_only)
@@ -166,7 +166,10 @@ def parse_ratings(data: object) -> Ratings:
     if not isinstance(version, int) or not isinstance(made, dict) or not isinstance(limits, dict) \
             or not isinstance(games, dict):
         raise RatingsError("a ratings file needs a version, how it was made, thresholds and games")
-    thresholds = Thresholds(float(limits["easy"]), float(limits["hard"]))
+    try:
+        thresholds = Thresholds(float(limits["easy"]), float(limits["hard"]))
+    except (KeyError, TypeError, ValueError):
+        raise RatingsError(f"the thresholds must be two shares, easy and hard, not {limits!r}") from None
     rated: dict[tuple[str, str], tuple[RatedDeal, ...]] = {}
     for slug, rulesets in games.items():
         for ruleset, entries in rulesets.items():
@@ -214,7 +217,7 @@ def deals(game: str, ruleset: str = "standard", level: Level | None = None,
 
 
 def pick(game: str, ruleset: str, level: Level | None, winnable_only: bool,
-         rng: random.Random | random.SystemRandom | None = None) -> RatedDeal:
+         rng: random.Random | None = None) -> RatedDeal:
     """A shipped rated deal meeting the choice (:class:`NoRatedDealError` when none does)."""
     return ratings().pick(game, ruleset, level, winnable_only, rng or random.SystemRandom())
 
