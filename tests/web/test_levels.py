@@ -104,3 +104,15 @@ def test_a_choice_no_rated_deal_meets_is_said_and_gives_nothing_up(page: Page, s
                                                              r"choose another level, or Any$"))
     expect(page.locator("#giveup")).to_be_hidden()
     assert game_id(page) == before and state(page)["moves"] == 1 and state(page)["result"] is None
+
+
+def test_a_first_load_whose_choice_no_deal_meets_deals_any_deal_and_says_why(page: Page, server: str) -> None:
+    slug = next(info for info in difficulty.ratings().rated if not difficulty.deals(info[0], "pysolfc"))[0]
+    open_game(page, server, slug, 4)
+    page.evaluate("() => localStorage.setItem('kibitz-setting-level', 'easy')")
+    page.goto(f"{server}/?game={slug}&ruleset=pysolfc")
+    wait_moves(page, 0)
+    expect(page.locator("#level")).to_have_value("easy")
+    expect(page.locator("#message")).to_have_text(re.compile(r"^no easy rated deal of .*; here is a deal of any level$"))
+    assert state(page)["ruleset"] == "pysolfc" and state(page)["random_deal"] is True
+    check_withheld(page)
