@@ -25,8 +25,7 @@ from kibitz.counterparts import Json, MissingCounterpart, counterpart_of
 from kibitz.moves import DEAL, Move
 
 if TYPE_CHECKING:
-    from kibitz.rules import Game
-    from kibitz.state import State
+    from kibitz.rules import Game, State
 
 SPEC_VERSION = 1
 """The spec format this module writes; the extension module must read the same."""
@@ -60,6 +59,10 @@ _problem = "not loaded yet"
 
 PYTHON_GAMES: dict[str, str] = {}
 """Games (``slug/ruleset``) that run in pure Python although the kernel is on, and why."""
+_GAMES: list[Game] = []
+"""Every game a kernel was asked for (each asks when it is made): the games :func:`use` switches."""
+_CHOSEN: Build | None = None
+"""The build :func:`use` chose for every game, made before or after; ``None``: the environment's."""
 
 
 def load() -> ModuleType | None:
@@ -138,8 +141,11 @@ def spec_of(game: Game) -> dict[str, Json]:
 
 def kernel_for(game: Game, *, force: bool = False) -> Kernel | None:
     """A kernel running ``game``'s moves natively, or ``None`` for pure Python: when the
-    kernel is off (unless ``force``), the module is missing, or a rule has no counterpart."""
-    if not (ACTIVE or force):
+    kernel is off (unless ``force``), the module is missing, or a rule has no counterpart.
+    The kernel makes the game's states of its class (``Game.state_type``)."""
+    if not any(known is game for known in _GAMES):
+        _GAMES.append(game)
+    if not (force or (ACTIVE if _CHOSEN is None else _CHOSEN == "native")):
         return None
     module = load()
     if module is None:
@@ -149,21 +155,18 @@ def kernel_for(game: Game, *, force: bool = False) -> Kernel | None:
     except MissingCounterpart as error:
         PYTHON_GAMES[f"{game.slug}/{game.ruleset}"] = str(error)
         return None
-    from kibitz.state import State
-    kernel: Kernel = module.Kernel(json.dumps(spec), game, State, DEAL)
+    kernel: Kernel = module.Kernel(json.dumps(spec), game, game.state_type, DEAL)
     return kernel
 
 
 def use(build: Build) -> None:
-    """Run every registered game natively (``"native"``, when the module is there) or in
-    pure Python (``"python"``) from now on, whatever the environment says (tests and
-    benchmarks compare the two in one process)."""
-    from kibitz.registry import game as registered, games
-    from kibitz.rules import RULESETS
-    for info in games():
-        for ruleset in RULESETS:
-            game = registered(info.slug, ruleset)
-            game.kernel = kernel_for(game, force=True) if build == "native" else None
+    """Run every game, made before or after, natively (``"native"``, when the module is
+    there) or in pure Python (``"python"``) from now on, whatever the environment says
+    (tests and benchmarks compare the two in one process)."""
+    global _CHOSEN
+    _CHOSEN = build
+    for game in _GAMES:
+        game.kernel = kernel_for(game, force=True) if build == "native" else None
 
 
 def build_of(game: Game) -> Build:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from kibitz.cards import (FACE_DOWN, IDENTITY, RANK_SYMBOLS, RANKS, Card, card_text, format_card, is_red, rank_of,
                           suit_of)
@@ -217,6 +217,9 @@ class Game:
 
     Algorithms need only :meth:`deal`, ``state.legal_moves`` and ``state.apply``.
     """
+
+    state_type: ClassVar[type[State]] = State
+    """The class of the game's states (the native kernel makes them: :mod:`kibitz.native`)."""
 
     def __init__(self, info: GameInfo, ruleset: str, rules: Rules) -> None:
         self.info = info
