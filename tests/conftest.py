@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from typing import Iterator
 
@@ -11,6 +12,11 @@ import pytest
 # The suite tests the Python sources; tests/solver/test_compiled.py compares a compiled
 # build (scripts/compile) with them. Set before kibitz is first imported.
 os.environ["KIBITZ_PURE_PYTHON"] = "1"
+
+# A suite started in the background of a shell without job control inherits SIGINT ignored,
+# and so would every process it starts; the tests of Ctrl-C need it delivered as at a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import kibitz  # noqa: E402
 
