@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import kibitz
-from kibitz import State, compiled, parse_move
+from kibitz import State, compiled, native, parse_move
 from kibitz.deals import MAX_DEAL_NUMBER
 from kibitz.history import History
 from kibitz.notation import format_state, parse_state
@@ -119,6 +119,8 @@ class ChunkResult:
     violations: list[Violation] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    build: str = "not recorded"
+    """The build of the rules checked: ``native`` (the kernel) or ``python``."""
 
 
 # -- one play-out ---------------------------------------------------------------------------------
@@ -204,7 +206,8 @@ def soak_chunk(job: Job) -> ChunkResult:
     settings = job.settings
     rng = random.Random(f"{settings.seed}/{job.slug}/{job.ruleset}/{job.index}")
     game = kibitz.game(job.slug, job.ruleset)
-    result = ChunkResult(job.slug, job.ruleset, job.index, job.moves)
+    result = ChunkResult(job.slug, job.ruleset, job.index, job.moves,
+                         build="python" if game.kernel is None else "native")
     while result.moves < job.moves and len(result.violations) < MAX_VIOLATIONS:
         number, seed, greed = deal_number(rng), rng.getrandbits(32), rng.choice(GREED)
         outcome = play_out(game, number, seed, greed, min(settings.cap, job.moves - result.moves),
@@ -354,7 +357,7 @@ def run(jobs: list[Job], workers: int, results: Results, progress: Progress) -> 
 def report(plan: dict[tuple[str, str], list[Job]], results: Results) -> int:
     """Print the table and every violation; the number of violations."""
     print(f"{'game':18} {'ruleset':8} {'moves checked':>13} {'play-outs':>9} {'distinct deals':>14} "
-          f"{'full checks':>11} {'violations':>10} {'seconds':>8} {'cpu s':>8}")
+          f"{'full checks':>11} {'violations':>10} {'seconds':>8} {'cpu s':>8}  build (moves)")
     counts = [0] * 5
     times = [0.0] * 2
     found: list[tuple[str, str, Violation]] = []
@@ -368,8 +371,12 @@ def report(plan: dict[tuple[str, str], list[Job]], results: Results) -> int:
         times = [a + b for a, b in zip(times, spent)]
         found += [(slug, ruleset, v) for c in done for v in c.violations]
         unfinished = "" if len(done) == len(jobs) else f"  ({len(done)} of {len(jobs)} chunks)"
+        builds: dict[str, int] = {}
+        for chunk in done:
+            builds[chunk.build] = builds.get(chunk.build, 0) + chunk.moves
         print(f"{slug:18} {ruleset:8} {row[0]:13,} {row[1]:9,} {row[2]:14,} {row[3]:11,} {row[4]:10,} "
-              f"{spent[0]:8,.0f} {spent[1]:8,.0f}{unfinished}")
+              f"{spent[0]:8,.0f} {spent[1]:8,.0f}  "
+              + ", ".join(f"{build} {moves:,}" for build, moves in sorted(builds.items())) + unfinished)
     print(f"{'total':27} {counts[0]:13,} {counts[1]:9,} {counts[2]:14,} {counts[3]:11,} {counts[4]:10,} "
           f"{times[0]:8,.0f} {times[1]:8,.0f}")
     for slug, ruleset, violation in found:
@@ -427,6 +434,7 @@ def main() -> None:
     print(f"conformance soak: {args.moves:,} moves per game and ruleset, {len(pairs)} pair(s), seed {args.seed}, "
           f"cap {args.cap}, full checks on {args.full_share:g} of the other states, {args.workers} worker(s), "
           f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}")
+    print(f"native kernel of the rules: {native.STATUS} (KIBITZ_NATIVE=0 checks pure Python)")
     print(f"compiled build: {compiled.STATUS}; results: {args.results} "
           f"({len(jobs)} of {sum(map(len, plan.values()))} chunks to run)", flush=True)
     progress = Progress(plan, args.moves, results, args.every)
