@@ -83,7 +83,7 @@ impl Policy for Digging<'_> {
         let mut full = MoveList::new();
         self.full.ordered_moves(board, &mut full);
         let mut ranked: SmallVec<[(u8, f64, usize, Move); 64]> = SmallVec::new();
-        for (n, mv) in full.into_iter().enumerate() {
+        for (n, &mv) in full.iter().enumerate() {
             match mv {
                 Move::Deal => ranked.push((2, 0.0, n, mv)),
                 Move::Cards(m) if self.full.is_foundation(m.source.into()) => {}
@@ -98,7 +98,7 @@ impl Policy for Digging<'_> {
             }
         }
         ranked.sort_by(|a, b| (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)).expect("no NaN score"));
-        moves.extend(ranked.into_iter().map(|(.., mv)| mv));
+        moves.extend(ranked.iter().map(|&(.., mv)| mv));
     }
 
     fn safe_move(&self, board: &Board) -> Option<Move> {

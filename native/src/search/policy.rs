@@ -327,7 +327,7 @@ impl Canonical {
         let mut legal = MoveList::new();
         self.legal_moves(board, alike, &mut legal);
         let mut ranked: SmallVec<[(u8, Move); 64]> = SmallVec::new();
-        for mv in legal {
+        for &mv in &legal {
             let Move::Cards(m) = mv else {
                 ranked.push((DEAL_LAST, mv));
                 continue;
@@ -363,7 +363,7 @@ impl Canonical {
             }
         }
         ranked.sort_by_key(|&(class, _)| class);
-        moves.extend(ranked.into_iter().map(|(_, mv)| mv));
+        moves.extend(ranked.iter().map(|&(_, mv)| mv));
     }
 
     /// `(m(black), m(red))`: the shortest foundation of each colour (Kingsdown Eights).
@@ -393,7 +393,7 @@ impl Canonical {
         let mut legal = MoveList::new();
         self.legal_moves(board, &self.columns_alike, &mut legal);
         let mut ranked: SmallVec<[(u8, Move); 64]> = SmallVec::new();
-        for mv in legal {
+        for &mv in &legal {
             let Move::Cards(m) = mv else {
                 ranked.push((DEAL_LAST, mv));
                 continue;
@@ -420,7 +420,7 @@ impl Canonical {
             }
         }
         ranked.sort_by_key(|&(class, _)| class);
-        moves.extend(ranked.into_iter().map(|(_, mv)| mv));
+        moves.extend(ranked.iter().map(|&(_, mv)| mv));
     }
 
     fn duchess_safe(&self, board: &Board) -> Option<Move> {

@@ -270,6 +270,6 @@ impl Tournament {
             }
         }
         scored.sort_by_key(|&(score, _)| score);
-        moves.extend(scored.into_iter().map(|(_, mv)| mv));
+        moves.extend(scored.iter().map(|&(_, mv)| mv));
     }
 }
