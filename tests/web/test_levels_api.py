@@ -104,3 +104,18 @@ def test_the_games_list_counts_the_rated_deals(client: TestClient) -> None:
     slug = game_with_easy_and_hard()
     for count in difficulty.levels(slug, "standard"):
         assert rated[slug]["standard"][count.level] == {"deals": count.deals, "winnable": count.winnable}
+
+
+def test_winnable_only_leaves_out_deals_lost_or_undecided(client: TestClient, monkeypatch: Any) -> None:
+    shipped = difficulty.ratings()
+    made = [difficulty.RatedDeal(deal, 0, 3, winnable, "hard")
+            for deal, winnable in ((11, False), (12, None), (13, True), (14, None), (15, False))]
+    ratings = difficulty.Ratings(shipped.version, shipped.made, shipped.thresholds, {("duchess", "standard"): tuple(made)})
+    monkeypatch.setattr(difficulty, "ratings", lambda: ratings)
+    for _ in range(8):
+        assert deal_number(client, new_rated(client, "duchess", level="hard", winnable=True)["id"]) == 13
+    dealt = {deal_number(client, new_rated(client, "duchess", level="hard")["id"]) for _ in range(30)}
+    assert dealt <= {11, 12, 13, 14, 15} and len(dealt) > 1
+    message = refused(client.post("/api/games/duchess/new", json={"level": "easy", "winnable": True}), 404)
+    assert message == ("no easy rated deal of Duchess (standard rules) that the solver proved winnable yet; "
+                       "choose another level, or Any")
