@@ -9,7 +9,7 @@ use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
 
 /// A position the search keeps: the piles' cards one after another, where each ends, the
 /// round and the base rank.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     cards: Vec<u8>,
     ends: SmallVec<[u16; MAX_PILES]>,

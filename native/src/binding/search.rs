@@ -31,7 +31,8 @@ impl Search {
     }
 
     /// Decides `state` as `kibitz.solver` does (first pass and full search) within the
-    /// limits; `requested()` is asked at each clock reading whether Ctrl-C came.
+    /// limits, a winning line with its loops cut out; `requested()` is asked at each clock
+    /// reading whether Ctrl-C came.
     #[pyo3(signature = (state, seconds, nodes, table, requested))]
     fn solve<'py>(
         &self,
@@ -52,7 +53,11 @@ impl Search {
                 true
             }
         };
-        let result = Searcher { full: &self.policy, stop: &mut stop }.solve(&board, Limits { seconds, nodes, table });
+        let mut searcher = Searcher { full: &self.policy, stop: &mut stop };
+        let mut result = searcher.solve(&board, Limits { seconds, nodes, table });
+        if result.outcome == Outcome::Won {
+            result.moves = searcher.without_loops(&board, &result.moves);
+        }
         if let Some(error) = error {
             return Err(error);
         }

@@ -8,6 +8,7 @@ pub mod capped;
 pub mod digging;
 mod dives;
 pub mod grand_duchess;
+mod line;
 pub mod noise;
 mod playouts;
 pub mod policy;

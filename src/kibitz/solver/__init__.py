@@ -19,6 +19,7 @@ from kibitz.moves import Move
 from kibitz.solver import interrupts
 from kibitz.solver.native_search import solve_natively
 from kibitz.solver.policies import policy_for
+from kibitz.solver.policy import Policy
 from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
@@ -33,10 +34,11 @@ class SolverBugError(AssertionError):
 
 def verify_win(state: State, moves: tuple[Move, ...]) -> None:
     """Replay ``moves`` from ``state`` with full legality checks; raise unless they win."""
+    apply = state.game.apply_unchecked  # each move is checked against the legal moves first
     for k, move in enumerate(moves):
         if move not in state.legal_moves:
             raise SolverBugError(f"winning line does not replay: move {k + 1} ({move}) is illegal")
-        state = state.apply(move)
+        state = apply(state, move)
     if not state.is_won():
         raise SolverBugError(f"winning line of {len(moves)} moves does not end in a won position")
 
@@ -72,17 +74,25 @@ def solve(state: State, limits: Limits | None = None) -> SolveResult:
     with interrupts.deferred():
         result = _solve(state, limits or Limits())
         if result.outcome is Outcome.WON:
-            result = replace(result, moves=without_loops(state, result.moves))
             verify_win(state, result.moves)
     return result
 
 
 def _solve(state: State, limits: Limits) -> SolveResult:
-    """The first pass and the full search of ``solve``, the winning line not yet replayed."""
+    """The first pass and the full search of ``solve``, a winning line with its loops cut
+    out (by the kernel, when the search runs natively) but not yet replayed."""
     policy = policy_for(state.game)
     natively = solve_natively(state, policy, limits)  # the same search, in the native kernel
     if natively is not None:
         return natively
+    result = _search(state, policy, limits)
+    if result.outcome is Outcome.WON:
+        result = replace(result, moves=without_loops(state, result.moves))
+    return result
+
+
+def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
+    """The first pass and the full search in Python, the winning line as found."""
     if policy.first_pass() is None:
         return search(state, policy, limits)
     first = first_pass(state, policy, limits.share(policy.first_pass_share))

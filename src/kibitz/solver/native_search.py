@@ -184,8 +184,9 @@ def search_of(policy: Policy) -> Any:
 
 
 def solve_natively(state: State, policy: Policy, limits: Limits) -> SolveResult | None:
-    """``kibitz.solver``'s first pass and full search of ``state`` in the kernel (the winning
-    line not yet replayed), or ``None`` when it cannot run there (see :func:`search_of`)."""
+    """``kibitz.solver``'s first pass and full search of ``state`` in the kernel (a winning
+    line with its loops cut out, not yet replayed), or ``None`` when it cannot run there
+    (see :func:`search_of`)."""
     search = search_of(policy)
     if search is None or state.game is not policy.game:
         return None
