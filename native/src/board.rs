@@ -9,7 +9,7 @@ use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
 
 /// A position the search keeps: the piles' cards one after another, where each ends, the
 /// round and the base rank.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     cards: Vec<u8>,
     ends: SmallVec<[u16; MAX_PILES]>,
@@ -31,20 +31,35 @@ impl Board {
 
     /// The board after `edit` (made on this board's position).
     pub fn after(&self, edit: &Edit) -> Board {
-        let mut cards = Vec::with_capacity(self.cards.len() + 8);
-        let mut ends = SmallVec::new();
+        let mut board = Board::default();
+        self.after_into(edit, &mut board);
+        board
+    }
+
+    /// Makes `out` the board after `edit` (made on this board's position), reusing its buffers.
+    pub fn after_into(&self, edit: &Edit, out: &mut Board) {
+        out.cards.clear();
+        out.ends.clear();
         for k in 0..self.ends.len() {
-            cards.extend_from_slice(if edit.is_changed(k) { edit.pile(k) } else { self.pile(k) });
-            ends.push(cards.len() as u16);
+            out.cards.extend_from_slice(if edit.is_changed(k) { edit.pile(k) } else { self.pile(k) });
+            out.ends.push(out.cards.len() as u16);
         }
-        Board { cards, ends, round: edit.round, base: edit.base }
+        out.round = edit.round;
+        out.base = edit.base;
     }
 
     /// The board after a card move, when the game's after-move rule is none or the base
     /// rank's choice (as [`crate::apply::move_cards`] makes it); `None` for other games.
     pub fn after_cards(&self, spec: &Spec, mv: CardMove) -> Option<Board> {
+        let mut board = Board::default();
+        self.after_cards_into(spec, mv, &mut board).then_some(board)
+    }
+
+    /// Makes `out` the board after a card move, reusing its buffers, as
+    /// [`Board::after_cards`]; false (and `out` untouched) for games it does not cover.
+    pub fn after_cards_into(&self, spec: &Spec, mv: CardMove, out: &mut Board) -> bool {
         if matches!(spec.after_move, Some(AfterMove::Refill { .. })) {
-            return None;
+            return false;
         }
         let (source, target) = (usize::from(mv.source), usize::from(mv.target));
         let pile = self.pile(source);
@@ -52,8 +67,9 @@ impl Board {
             Some(index) => (usize::from(index), &pile[usize::from(index)..=usize::from(index)]),
             None => (pile.len() - usize::from(mv.count), &pile[pile.len() - usize::from(mv.count)..]),
         };
-        let mut cards = Vec::with_capacity(self.cards.len());
-        let mut ends = SmallVec::new();
+        let (cards, ends) = (&mut out.cards, &mut out.ends);
+        cards.clear();
+        ends.clear();
         for k in 0..self.piles() {
             let cards_of = self.pile(k);
             if k == source {
@@ -73,11 +89,12 @@ impl Board {
             }
             ends.push(cards.len() as u16);
         }
-        let mut board = Board { cards, ends, round: self.round, base: self.base };
-        if matches!(spec.after_move, Some(AfterMove::ChooseBase)) && board.base.is_none() && spec.kinds[target] == Kind::Foundation {
-            board.base = board.pile(target).last().map(|&card| rank(card));
+        out.round = self.round;
+        out.base = self.base;
+        if matches!(spec.after_move, Some(AfterMove::ChooseBase)) && out.base.is_none() && spec.kinds[target] == Kind::Foundation {
+            out.base = out.pile(target).last().map(|&card| rank(card));
         }
-        Some(board)
+        true
     }
 
     /// Whether every card is on a foundation.

@@ -19,6 +19,7 @@ pub mod cards;
 pub mod generate;
 pub mod permits;
 pub mod position;
+pub mod replay;
 pub mod search;
 pub mod spec;
 

@@ -50,6 +50,10 @@ class Kernel(Protocol):
     def is_won(self, state: State) -> bool:
         """As ``Game.is_won``."""
 
+    def replay(self, state: State, moves: Sequence[Move]) -> tuple[int | None, bool]:
+        """``moves`` replayed from ``state``, each checked against the legal moves: the index
+        of the first illegal one (``None`` when all are legal), and whether the game ends won."""
+
     def count_moves(self, state: State, repeat: int = 1) -> int:
         """How many legal moves ``state`` has (no ``Move`` objects made), generated ``repeat`` times."""
 

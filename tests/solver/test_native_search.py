@@ -10,10 +10,12 @@ import pytest
 
 import kibitz
 from kibitz import native
-from kibitz.solver import Limits, solve
+from kibitz.moves import Move
+from kibitz.solver import Limits, SolverBugError, solve, verify_win
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
+from kibitz.state import State
 
 pytestmark = pytest.mark.skipif(native.load() is None, reason="the native kernel is not built")
 
@@ -100,3 +102,31 @@ def test_a_native_search_stops_at_its_time_limit(on_both: None) -> None:
     result = solve(kibitz.game("kingsdown-eights").deal(5), Limits(seconds=0.05))
     assert result.outcome.value == "unknown" and result.reason == "time limit"
     assert 0.04 < result.seconds < 1.0
+
+
+@pytest.mark.parametrize("build", ["python", "native"])
+def test_a_winning_line_is_replayed_with_every_check(build: str, on_both: None) -> None:
+    """``verify_win`` (the kernel's replay in the native build) accepts the solver's line and
+    names the first illegal move of a broken one, or says that a cut line does not win."""
+    native.use(build)
+    state = kibitz.game("cicely").deal(1)
+    result = solve(state, Limits(seconds=None, nodes=100_000))
+    assert result.outcome.value == "won"
+    moves = result.moves
+    verify_win(state, moves)
+    with pytest.raises(SolverBugError, match="does not end in a won position"):
+        verify_win(state, moves[:-1])
+    broken = moves[:5] + moves[4:]  # the fifth move played twice
+    first_illegal = _first_illegal(state, broken)
+    assert first_illegal is not None
+    with pytest.raises(SolverBugError, match=rf"move {first_illegal + 1} \("):
+        verify_win(state, broken)
+
+
+def _first_illegal(state: State, moves: tuple[Move, ...]) -> int | None:
+    """The index of the first of ``moves`` that is not legal where it is played (the rules' own check)."""
+    for k, move in enumerate(moves):
+        if not state.is_legal(move):
+            return k
+        state = state.apply(move)
+    return None

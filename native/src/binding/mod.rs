@@ -24,8 +24,10 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::apply::apply;
+use crate::board::Board;
 use crate::generate::{generate, CardMove, Move, MoveList};
 use crate::position::{Edit, Position};
+use crate::replay::{replay, Replay};
 use crate::spec::{Spec, MAX_PILES};
 
 /// How many distinct `alike` groupings a kernel remembers.
@@ -428,6 +430,22 @@ impl Kernel {
             return Ok(None);
         }
         self.apply_unchecked(py, state, r#move).map(Some)
+    }
+
+    /// Replays `moves` from `state` with every legality check (as `kibitz.solver.verify_win`):
+    /// the index of the first move that is not legal where it is played (`None` when all
+    /// are), and whether the line ends with the game won.
+    fn replay(&self, state: &Bound<'_, PyAny>, moves: &Bound<'_, PyAny>) -> PyResult<(Option<usize>, bool)> {
+        let board = self.read(state)?.with_position(|position| Ok(Board::new(position.piles, position.round, position.base)))?;
+        let mut line = Vec::new();
+        for item in moves.try_iter()? {
+            line.push(self.resolve(&item?).ok()); // a move the kernel cannot read is illegal
+        }
+        Ok(match replay(&self.spec, &board, line) {
+            Replay::Illegal(k) => (Some(k), false),
+            Replay::Won => (None, true),
+            Replay::NotWon => (None, false),
+        })
     }
 
     /// How the kernel makes `State` objects: `"slots"` (filled in place) or `"call"` (by

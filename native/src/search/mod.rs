@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use hashbrown::hash_map::EntryRef;
 use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
+use smallvec::SmallVec;
 
 use crate::apply::apply;
 use crate::board::Board;
@@ -75,6 +76,10 @@ pub struct SearchResult {
     pub peak_table: u64,
 }
 
+/// The moves from one position on the search path to the next: the move tried and the safe
+/// moves after it.
+type Line = SmallVec<[Move; 8]>;
+
 /// The transposition table: the keys of the positions met.
 type Table = HashMap<Box<[u8]>, (), FxBuildHasher>;
 
@@ -87,15 +92,28 @@ pub struct Searcher<'a> {
 
 impl Searcher<'_> {
     fn apply(&self, board: &Board, mv: Move) -> Board {
+        let mut after = Board::default();
+        self.apply_into(board, mv, &mut after);
+        after
+    }
+
+    /// Makes `out` the board after `mv`, reusing its buffers.
+    fn apply_into(&self, board: &Board, mv: Move, out: &mut Board) {
         if let Move::Cards(cards) = mv {
-            if let Some(after) = board.after_cards(&self.full.game, cards) {
-                return after;
+            if board.after_cards_into(&self.full.game, cards, out) {
+                return;
             }
         }
         board.with_position(|position| {
             let edit = apply(&self.full.game, position, mv).expect("only legal moves are applied");
-            board.after(&edit)
+            board.after_into(&edit, out);
         })
+    }
+
+    /// Makes `board` the board after `mv`, with `spare` as the buffers to build it in.
+    fn advance(&self, board: &mut Board, mv: Move, spare: &mut Board) {
+        self.apply_into(board, mv, spare);
+        std::mem::swap(board, spare);
     }
 
     fn is_won(&self, board: &Board) -> bool {
@@ -302,7 +320,7 @@ impl Searcher<'_> {
             start: usize,
             end: usize,
             next: usize,
-            line: Vec<Move>,
+            line: Line,
             abandon_after: Option<u64>,
         }
         let started = Instant::now();
@@ -342,28 +360,35 @@ impl Searcher<'_> {
         let mut moves = MoveList::new();
         policy.ordered_moves(&root, &mut moves);
         stack.extend_from_slice(&moves);
-        let root_line = prelude.clone();
+        let root_line = Line::from_slice(&prelude);
+        // Boards of frames popped and of children not kept, whose buffers the next children reuse.
+        let mut pool: Vec<Board> = Vec::new();
+        let mut spare = Board::default();
         let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None }];
         nodes += 1;
         while let Some(frame) = frames.last_mut() {
             if let Some(mark) = frame.abandon_after.filter(|&mark| nodes > mark) {
                 while let Some(inner) = frames.pop_if(|f| f.abandon_after == Some(mark)) {
                     stack.truncate(inner.start);
+                    pool.push(inner.board);
                 }
                 abandoned = true;
                 continue;
             }
             if frame.start + frame.next >= frame.end {
                 stack.truncate(frame.start);
-                frames.pop();
+                if let Some(done) = frames.pop() {
+                    pool.push(done.board);
+                }
                 continue;
             }
             let mv = stack[frame.start + frame.next];
             frame.next += 1;
-            let mut child = self.apply(&frame.board, mv);
-            let mut line = vec![mv];
+            let mut child = pool.pop().unwrap_or_default();
+            self.apply_into(&frame.board, mv, &mut child);
+            let mut line = Line::from_elem(mv, 1);
             while let Some(safe) = policy.safe_move(&child) {
-                child = self.apply(&child, safe);
+                self.advance(&mut child, safe, &mut spare);
                 line.push(safe);
             }
             if self.is_won(&child) {
@@ -373,7 +398,10 @@ impl Searcher<'_> {
             policy.key(&child, &mut key);
             let full = seen.len() as u64 >= limits.table;
             match seen.entry_ref(key.as_slice()) {
-                EntryRef::Occupied(_) => continue,
+                EntryRef::Occupied(_) => {
+                    pool.push(child);
+                    continue;
+                }
                 EntryRef::Vacant(_) if full => {
                     return done(Outcome::Unknown, Vec::new(), Some(reasons::MEMORY_LIMIT), nodes, &seen);
                 }
@@ -382,6 +410,7 @@ impl Searcher<'_> {
                 }
             }
             if policy.is_hopeless(&child) {
+                pool.push(child);
                 continue;
             }
             nodes += 1;

@@ -33,14 +33,31 @@ class SolverBugError(AssertionError):
 
 
 def verify_win(state: State, moves: tuple[Move, ...]) -> None:
-    """Replay ``moves`` from ``state`` with full legality checks; raise unless they win."""
+    """Replay ``moves`` from ``state`` with full legality checks; raise unless they win.
+
+    Where the game's rules run natively the kernel replays the line (the same moves listed
+    and applied as ``State.legal_moves`` and ``Game.apply_unchecked`` do, without making a
+    state per move)."""
+    kernel = state.game.kernel
+    if kernel is not None:
+        illegal, won = kernel.replay(state, moves)
+    else:
+        illegal, won = _replay(state, moves)
+    if illegal is not None:
+        raise SolverBugError(f"winning line does not replay: move {illegal + 1} ({moves[illegal]}) is illegal")
+    if not won:
+        raise SolverBugError(f"winning line of {len(moves)} moves does not end in a won position")
+
+
+def _replay(state: State, moves: tuple[Move, ...]) -> tuple[int | None, bool]:
+    """The index of the first of ``moves`` that is not legal where it is played (``None``
+    when all are), and whether the line ends won."""
     apply = state.game.apply_unchecked  # each move is checked against the legal moves first
     for k, move in enumerate(moves):
         if move not in state.legal_moves:
-            raise SolverBugError(f"winning line does not replay: move {k + 1} ({move}) is illegal")
+            return k, False
         state = apply(state, move)
-    if not state.is_won():
-        raise SolverBugError(f"winning line of {len(moves)} moves does not end in a won position")
+    return None, state.is_won()
 
 
 def without_loops(state: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
