@@ -29,6 +29,19 @@ impl Board {
         Board { cards, ends, round, base }
     }
 
+    /// Makes this board one of `piles` piles, pile `k`'s cards written by `pile(k, cards)`
+    /// (appending to `cards`), reusing its buffers.
+    pub fn rebuild(&mut self, piles: usize, round: u32, base: Option<u8>, mut pile: impl FnMut(usize, &mut Vec<u8>)) {
+        self.cards.clear();
+        self.ends.clear();
+        for k in 0..piles {
+            pile(k, &mut self.cards);
+            self.ends.push(self.cards.len() as u16);
+        }
+        self.round = round;
+        self.base = base;
+    }
+
     /// The board after `edit` (made on this board's position).
     pub fn after(&self, edit: &Edit) -> Board {
         let mut board = Board::default();

@@ -27,37 +27,73 @@ struct Table {
 
 impl Table {
     fn read(gd: &GrandDuchess, board: &Board) -> Table {
-        let face_up_pile = |i: &usize| board.pile(*i).iter().map(|&card| face_up(card)).collect();
-        Table {
-            stock: board.pile(gd.stock).to_vec(),
-            columns: gd.tableau.iter().map(face_up_pile).collect(),
-            fans: gd.reserve.iter().map(face_up_pile).collect(),
-            fans_open: gd.reserve.iter().any(|&i| board.pile(i).last().is_some_and(|&top| top & FACE_DOWN == 0)),
-            ups: std::array::from_fn(|s| board.pile(gd.up[s]).len()),
-            downs: std::array::from_fn(|s| board.pile(gd.down[s]).len()),
-            round: board.round,
-        }
+        let mut table = Table {
+            stock: Vec::new(),
+            columns: vec![Vec::new(); gd.tableau.len()],
+            fans: vec![Vec::new(); gd.reserve.len()],
+            fans_open: false,
+            ups: [0; 4],
+            downs: [0; 4],
+            round: 0,
+        };
+        table.reread(gd, board);
+        table
     }
 
-    /// The playout's position as a board (Python's `_as_state`): `root`'s other piles, the
-    /// lanes as their cards, the reserve face down until it opens.
-    fn board(&self, gd: &GrandDuchess, root: &Board) -> Board {
-        let mut piles: Vec<Vec<u8>> = (0..root.piles()).map(|k| root.pile(k).to_vec()).collect();
-        piles[gd.stock] = self.stock.clone();
-        for suit in 0..4 {
-            let base = suit as u8 * 13;
-            piles[gd.up[suit]] = (0..self.ups[suit] as u8).map(|r| base + r).collect();
-            piles[gd.down[suit]] = (0..self.downs[suit] as u8).map(|r| base + 12 - r).collect();
+    /// Makes this table `board`'s, reusing its buffers.
+    fn reread(&mut self, gd: &GrandDuchess, board: &Board) {
+        let face_up_pile = |into: &mut Vec<u8>, i: usize| {
+            into.clear();
+            into.extend(board.pile(i).iter().map(|&card| face_up(card)));
+        };
+        self.stock.clear();
+        self.stock.extend_from_slice(board.pile(gd.stock));
+        for (column, &i) in self.columns.iter_mut().zip(&gd.tableau) {
+            face_up_pile(column, i);
         }
-        for (&i, column) in gd.tableau.iter().zip(&self.columns) {
-            piles[i] = column.clone();
+        for (fan, &i) in self.fans.iter_mut().zip(&gd.reserve) {
+            face_up_pile(fan, i);
         }
-        for (&i, fan) in gd.reserve.iter().zip(&self.fans) {
-            piles[i] = if self.fans_open { fan.clone() } else { fan.iter().map(|&card| face_down(card)).collect() };
-        }
-        let slices: Vec<&[u8]> = piles.iter().map(Vec::as_slice).collect();
-        Board::new(&slices, self.round, root.base)
+        self.fans_open = gd.reserve.iter().any(|&i| board.pile(i).last().is_some_and(|&top| top & FACE_DOWN == 0));
+        self.ups = std::array::from_fn(|s| board.pile(gd.up[s]).len());
+        self.downs = std::array::from_fn(|s| board.pile(gd.down[s]).len());
+        self.round = board.round;
     }
+
+    /// Makes `out` the playout's position as a board (Python's `_as_state`): `root`'s other
+    /// piles, the lanes as their cards, the reserve face down until it opens.
+    fn board_into(&self, gd: &GrandDuchess, root: &Board, out: &mut Board) {
+        out.rebuild(root.piles(), self.round, root.base, |k, cards| {
+            if k == gd.stock {
+                cards.extend_from_slice(&self.stock);
+            } else if let Some(suit) = gd.up.iter().position(|&up| up == k) {
+                let base = suit as u8 * 13;
+                cards.extend((0..self.ups[suit] as u8).map(|r| base + r));
+            } else if let Some(suit) = gd.down.iter().position(|&down| down == k) {
+                let base = suit as u8 * 13;
+                cards.extend((0..self.downs[suit] as u8).map(|r| base + 12 - r));
+            } else if let Some(j) = gd.tableau.iter().position(|&i| i == k) {
+                cards.extend_from_slice(&self.columns[j]);
+            } else if let Some(j) = gd.reserve.iter().position(|&i| i == k) {
+                let fan = &self.fans[j];
+                if self.fans_open {
+                    cards.extend_from_slice(fan);
+                } else {
+                    cards.extend(fan.iter().map(|&card| face_down(card)));
+                }
+            } else {
+                cards.extend_from_slice(root.pile(k));
+            }
+        });
+    }
+}
+
+/// The buffers of one probe's playouts, reused from one playout and deal to the next.
+struct Scratch {
+    table: Table,
+    choices: Vec<Choice>,
+    board: Board,
+    after: Board,
 }
 
 impl Searcher<'_> {
@@ -68,9 +104,11 @@ impl Searcher<'_> {
         let mut random = PyRandom::new(seed);
         let (mut steps, mut played) = (0u64, 0u64);
         let mut count = attempt * 7;
+        let mut scratch =
+            Scratch { table: Table::read(gd, root), choices: Vec::new(), board: Board::default(), after: Board::default() };
         while steps < playouts.steps {
             let hold = playouts.holds[(count % playouts.holds.len() as u64) as usize];
-            let (line, length) = self.playout(gd, root, &mut random, hold);
+            let (line, length) = self.playout(gd, root, &mut random, hold, &mut scratch);
             played += length;
             if line.is_some() {
                 return (line, played);
@@ -84,15 +122,22 @@ impl Searcher<'_> {
     /// One random game from `root` (Python's `_playout`): a random foundation move each
     /// time, or a deal with chance `hold`; in the last round a card whose suit's lanes are
     /// fixed goes first. The line if it wins, and its length.
-    fn playout(&self, gd: &GrandDuchess, root: &Board, random: &mut PyRandom, hold: f64) -> (Option<Vec<Move>>, u64) {
-        let mut table = Table::read(gd, root);
+    fn playout(
+        &self,
+        gd: &GrandDuchess,
+        root: &Board,
+        random: &mut PyRandom,
+        hold: f64,
+        scratch: &mut Scratch,
+    ) -> (Option<Vec<Move>>, u64) {
+        let Scratch { table, choices, board, after } = scratch;
+        table.reread(gd, root);
         let fixed = if gd.transfers { 14 } else { 13 };
         let columns = gd.tableau.len();
         let mut left = table.stock.len()
             + table.columns.iter().map(Vec::len).sum::<usize>()
             + table.fans.iter().map(Vec::len).sum::<usize>();
         let mut line = Vec::new();
-        let mut choices: Vec<Choice> = Vec::new();
         while left > 0 {
             choices.clear();
             let (ups, downs) = (&table.ups, &table.downs);
@@ -148,8 +193,9 @@ impl Searcher<'_> {
                 return (None, line.len() as u64);
             }
             line.push(Move::Deal);
-            let after = self.apply(&table.board(gd, root), Move::Deal);
-            table = Table::read(gd, &after);
+            table.board_into(gd, root, board);
+            self.apply_into(board, Move::Deal, after);
+            table.reread(gd, after);
         }
         let length = line.len() as u64;
         (Some(line), length)
