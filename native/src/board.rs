@@ -61,35 +61,49 @@ impl Board {
         out.base = edit.base;
     }
 
-    /// The board after a card move, when the game's after-move rule is none or the base
-    /// rank's choice (as [`crate::apply::move_cards`] makes it); `None` for other games.
+    /// The board after a card move (as [`crate::apply::move_cards`] makes it, after-move
+    /// rule included); `None` for a refilling game's move from or to the stock.
     pub fn after_cards(&self, spec: &Spec, mv: CardMove) -> Option<Board> {
         let mut board = Board::default();
         self.after_cards_into(spec, mv, &mut board).then_some(board)
     }
 
     /// Makes `out` the board after a card move, reusing its buffers, as
-    /// [`Board::after_cards`]; false (and `out` untouched) for games it does not cover.
+    /// [`Board::after_cards`]; false (and `out` untouched) for the moves it does not cover.
     pub fn after_cards_into(&self, spec: &Spec, mv: CardMove, out: &mut Board) -> bool {
-        if matches!(spec.after_move, Some(AfterMove::Refill { .. })) {
-            return false;
-        }
         let (source, target) = (usize::from(mv.source), usize::from(mv.target));
         let pile = self.pile(source);
         let (keep, moving): (usize, &[u8]) = match mv.index {
             Some(index) => (usize::from(index), &pile[usize::from(index)..=usize::from(index)]),
             None => (pile.len() - usize::from(mv.count), &pile[pile.len() - usize::from(mv.count)..]),
         };
+        // A refilled source: the stock's top `count` cards, dealt from the stock kept below `kept`.
+        let mut refill = None;
+        if let Some(AfterMove::Refill { piles, count }) = &spec.after_move {
+            if source == spec.stock || target == spec.stock {
+                return false;
+            }
+            if pile.len() == moving.len() && piles.contains(&source) {
+                let stock = self.pile(spec.stock);
+                refill = Some((stock, stock.len().saturating_sub(*count)));
+            }
+        }
         let (cards, ends) = (&mut out.cards, &mut out.ends);
         cards.clear();
         ends.clear();
         for k in 0..self.piles() {
             let cards_of = self.pile(k);
             if k == source {
-                cards.extend_from_slice(&cards_of[..keep]);
-                if mv.index.is_some() {
-                    cards.extend_from_slice(&cards_of[keep + 1..]);
+                if let Some((stock, kept)) = refill {
+                    cards.extend(stock[kept..].iter().rev().map(|&card| face_up(card)));
+                } else {
+                    cards.extend_from_slice(&cards_of[..keep]);
+                    if mv.index.is_some() {
+                        cards.extend_from_slice(&cards_of[keep + 1..]);
+                    }
                 }
+            } else if let (Some((stock, kept)), true) = (refill, k == spec.stock) {
+                cards.extend_from_slice(&stock[..kept]);
             } else if k == target {
                 cards.extend_from_slice(cards_of);
                 if source == spec.stock {

@@ -21,11 +21,13 @@ impl Searcher<'_> {
         let mut key = Vec::with_capacity(256);
         let mut moves = MoveList::new();
         let skips = dives.skips.len() as u64;
+        let mut seen: HashSet<Box<[u8]>, FxBuildHasher> = HashSet::default();
+        let (mut current, mut spare) = (Board::default(), Board::default());
         for dive in 0..u64::from(dives.dives) {
             let skip = dives.skips[((attempt + dive) % skips) as usize];
-            let mut current = root.clone();
+            current.clone_from(root);
             let mut line = Vec::new();
-            let mut seen: HashSet<Box<[u8]>, FxBuildHasher> = HashSet::default();
+            seen.clear();
             policy.key(&current, &mut key);
             seen.insert(key.as_slice().into());
             for _ in 0..dives.length {
@@ -37,11 +39,11 @@ impl Searcher<'_> {
                     let stop = moves.len().min(dives.width as usize) as u32;
                     mv = moves[random.randrange(1, stop) as usize];
                 }
-                current = self.apply(&current, mv);
+                self.advance(&mut current, mv, &mut spare);
                 line.push(mv);
                 played += 1;
                 while let Some(safe) = policy.safe_move(&current) {
-                    current = self.apply(&current, safe);
+                    self.advance(&mut current, safe, &mut spare);
                     line.push(safe);
                 }
                 if self.is_won(&current) {
