@@ -91,8 +91,19 @@ impl Board {
         let (cards, ends) = (&mut out.cards, &mut out.ends);
         cards.clear();
         ends.clear();
+        // Unchanged piles are copied in runs: `from` is where the run not yet copied starts.
+        let mut from = 0usize;
         for k in 0..self.piles() {
+            let changed = k == source || k == target || (refill.is_some() && k == spec.stock);
+            if !changed {
+                let end = usize::from(self.ends[k]);
+                ends.push((cards.len() + end - from) as u16);
+                continue;
+            }
             let cards_of = self.pile(k);
+            let start = end_of_previous(&self.ends, k);
+            cards.extend_from_slice(&self.cards[from..start]);
+            from = usize::from(self.ends[k]);
             if k == source {
                 if let Some((stock, kept)) = refill {
                     cards.extend(stock[kept..].iter().rev().map(|&card| face_up(card)));
@@ -104,18 +115,17 @@ impl Board {
                 }
             } else if let (Some((stock, kept)), true) = (refill, k == spec.stock) {
                 cards.extend_from_slice(&stock[..kept]);
-            } else if k == target {
+            } else {
                 cards.extend_from_slice(cards_of);
                 if source == spec.stock {
                     cards.extend(moving.iter().map(|&card| face_up(card)));
                 } else {
                     cards.extend_from_slice(moving);
                 }
-            } else {
-                cards.extend_from_slice(cards_of);
             }
             ends.push(cards.len() as u16);
         }
+        cards.extend_from_slice(&self.cards[from..]);
         out.round = self.round;
         out.base = self.base;
         if matches!(spec.after_move, Some(AfterMove::ChooseBase)) && out.base.is_none() && spec.kinds[target] == Kind::Foundation {
@@ -138,8 +148,7 @@ impl Board {
     /// The cards of pile `k`, bottom to top.
     #[inline]
     pub fn pile(&self, k: usize) -> &[u8] {
-        let start = if k == 0 { 0 } else { usize::from(self.ends[k - 1]) };
-        &self.cards[start..usize::from(self.ends[k])]
+        &self.cards[end_of_previous(&self.ends, k)..usize::from(self.ends[k])]
     }
 
     /// Every card, pile after pile.
@@ -154,5 +163,15 @@ impl Board {
             *slot = self.pile(k);
         }
         f(&Position { piles: &slices[..self.piles()], round: self.round, base: self.base })
+    }
+}
+
+/// Where pile `k` starts: where the pile before it ends.
+#[inline]
+fn end_of_previous(ends: &[u16], k: usize) -> usize {
+    if k == 0 {
+        0
+    } else {
+        usize::from(ends[k - 1])
     }
 }
