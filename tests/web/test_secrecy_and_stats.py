@@ -38,8 +38,10 @@ def check_secrecy(client: TestClient, data: dict[str, Any]) -> None:
                 assert shown[k] == format_card(card & IDENTITY)
     allowed = {"id", "game", "name", "ruleset", "deal", "round", "redeals_left", "base", "piles", "legal",
                "moves", "can_undo", "can_redo", "status", "result", "elapsed", "played", "can_finish",
-               "random_deal", "assisted"}
+               "random_deal", "assisted", "rating"}
     assert set(data) <= allowed
+    # A deal's rating narrows down which deal it is: told only with its number.
+    assert data.get("rating") is None or data["deal"] is not None
     if data["can_finish"]:  # only when the player sees every card: it tells nothing of a hidden one
         assert all(card is not None for pile in data["piles"].values() for card in pile)
     assert data["legal"] == [str(m) for m in state.legal_moves]
