@@ -146,6 +146,20 @@ def open_store(path: str) -> Store:
         raise KibitzError(f"cannot open the results file {path}: {error}") from None
 
 
+def add_runner_options(parser: argparse.ArgumentParser, batch_default: str) -> None:
+    """The options of the study's runners that ``study`` and ``odds`` share: workers, batch,
+    backend, Ray address and the results file."""
+    parser.add_argument("--workers", type=whole_number(0, MAX_WORKERS), default=0, metavar="K",
+                        help="parallel workers (default: one per core)")
+    parser.add_argument("--batch", type=whole_number(0, MAX_BATCH_OPTION), default=0, metavar="N",
+                        help=f"deals per task (default: chosen from {batch_default})")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="local process pool (default) or a Ray cluster")
+    parser.add_argument("--address", default=None, metavar="ADDR",
+                        help="Ray cluster address ('auto' for a running one); a new local cluster without it")
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
+
+
 def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                  formatter: type[argparse.HelpFormatter], add_ruleset: object) -> None:
     """Add ``solve``, ``study`` and ``report`` to the ``kibitz`` parser."""
@@ -173,15 +187,7 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help="also stop each deal after N nodes (reproducible on any machine)")
     study.add_argument("--undecided", action="store_true",
                        help="skip deals decided by any solver version (default: only by this one)")
-    study.add_argument("--workers", type=whole_number(0, MAX_WORKERS), default=0, metavar="K",
-                       help="parallel workers (default: one per core)")
-    study.add_argument("--batch", type=whole_number(0, MAX_BATCH_OPTION), default=0, metavar="N",
-                       help="deals per task (default: chosen from the range and the timeout, at most 200)")
-    study.add_argument("--backend", choices=("local", "ray"), default="local",
-                       help="local process pool (default) or a Ray cluster")
-    study.add_argument("--address", default=None, metavar="ADDR",
-                       help="Ray cluster address ('auto' for a running one); a new local cluster without it")
-    study.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
+    add_runner_options(study, "the range and the timeout, at most 200")
     study.set_defaults(run=run_study_command)
 
     report = commands.add_parser("report", help="the winnability table of a results file",
@@ -212,15 +218,7 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
                       help="seed of the agents' generators, with the deal number (default 0; "
                       "with --report: every seed)")
-    odds.add_argument("--workers", type=whole_number(0, MAX_WORKERS), default=0, metavar="K",
-                      help="parallel workers (default: one per core)")
-    odds.add_argument("--batch", type=whole_number(0, MAX_BATCH_OPTION), default=0, metavar="N",
-                      help="deals per task (default: chosen from the range and the agent)")
-    odds.add_argument("--backend", choices=("local", "ray"), default="local",
-                      help="local process pool (default) or a Ray cluster")
-    odds.add_argument("--address", default=None, metavar="ADDR",
-                      help="Ray cluster address ('auto' for a running one); a new local cluster without it")
-    odds.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
+    add_runner_options(odds, "the range and the agent")
     odds.add_argument("--report", action="store_true",
                       help="only print the table of the results file (GAME, --deals, --agent, --ruleset, "
                       "--setting and --seed choose its lines)")
