@@ -180,6 +180,18 @@ def best(scored: list[tuple[Move, float]], rng: random.Random) -> Move:
     return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
+def obvious(observation: Observation) -> Decision | None:
+    """The decision that needs no evaluation: the only legal move, else the first safe move to
+    a foundation; ``None`` when there is neither."""
+    moves = observation.legal_moves
+    if len(moves) == 1:
+        return Decision(moves[0], "the only legal move")
+    safe = safe_moves(observation)
+    if safe:
+        return Decision(safe[0], "a safe move to a foundation")
+    return None
+
+
 class GreedyAgent:
     """Safe moves first, then the best move by :func:`evaluate`."""
 
@@ -188,11 +200,9 @@ class GreedyAgent:
     def decide(self, observation: Observation, rng: random.Random) -> Decision:
         observation = check_observation(observation)
         moves = observation.legal_moves
-        if len(moves) == 1:
-            return Decision(moves[0], "the only legal move")
-        safe = safe_moves(observation)
-        if safe:
-            return Decision(safe[0], "a safe move to a foundation")
+        plain = obvious(observation)
+        if plain is not None:
+            return plain
         scored = evaluate(observation)
         move = best(scored, rng)
         ranked = tuple(sorted(scored, key=lambda pair: -pair[1]))

@@ -37,7 +37,7 @@ import random
 from typing import Callable
 
 from kibitz.agents.base import Chance, Decision, check_observation
-from kibitz.agents.greedy import MEASURE, evaluate, returning_moves, safe_moves
+from kibitz.agents.greedy import MEASURE, evaluate, obvious, returning_moves
 from kibitz.agents.observation import Observation
 from kibitz.agents.sampling import Sample, sample, stand_in
 from kibitz.agents.setting import HINT, Setting
@@ -105,11 +105,9 @@ class StrongAgent:
     def decide(self, observation: Observation, rng: random.Random) -> Decision:
         observation = check_observation(observation)
         moves = observation.legal_moves
-        if len(moves) == 1:
-            return Decision(moves[0], "the only legal move")
-        safe = safe_moves(observation)
-        if safe:
-            return Decision(safe[0], "a safe move to a foundation")
+        plain = obvious(observation)
+        if plain is not None:
+            return plain
         setting = self.setting
         drawn, results, searches = survey(observation, rng, setting)
         votes: dict[Move, int] = {}
