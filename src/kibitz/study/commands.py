@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -17,7 +19,7 @@ from kibitz.registry import game as find_game
 
 if TYPE_CHECKING:
     from kibitz.study.ray_backend import RayRunner
-    from kibitz.study.report import OddsLine
+    from kibitz.study.report import Line, OddsLine
     from kibitz.study.store import Store
 
 DEFAULT_DB = "kibitz-study.db"
@@ -34,6 +36,10 @@ examples:
   kibitz solve grand-duchess 42 --ruleset pysolfc --timeout 60 --json"""
 
 STUDY_EPILOG = f"""\
+GAME may be several games (or comma-separated), or 'all'; --ruleset may be
+several rulesets (comma-separated), or 'all'. Each game is studied in each
+ruleset in turn, into the same results file.
+
 Results go to an SQLite file (default {DEFAULT_DB}), one row per deal with the
 outcome, moves, nodes, time, solver version and rules version. Rerunning skips
 deals already decided by the same solver and rules versions, so an interrupted
@@ -45,7 +51,8 @@ examples:
   kibitz study duchess --deals 1-10000
   kibitz study cicely --deals 1-500,1000-2000 --timeout 30 --workers 2
   kibitz study tournament --deals 1-10000 --timeout 60 --undecided
-  kibitz study tournament --deals 1-100000 --backend ray --address auto"""
+  kibitz study tournament --deals 1-100000 --backend ray --address auto
+  kibitz study all --ruleset all --deals 1-10000 --timeout 10 --db results/winnability.db"""
 
 REPORT_EPILOG = """\
 Per game and ruleset: deals, won, lost, unknown; the winnable share of decided
@@ -55,9 +62,16 @@ versions and time limits of the rows counted. A deal decided by any solver
 version counts as decided (a win is replayed, a loss is proved), with the time
 of the newest run that decided it; --by-version keeps the versions apart.
 
+With --markdown FILE the table replaces the lines between the marker lines
+  <!-- begin kibitz report: written by 'kibitz report --markdown FILE' -->
+  <!-- end kibitz report -->
+of FILE (each once), and the rest of FILE is kept; --markdown alone prints the
+table as those lines would hold it.
+
 examples:
   kibitz report
   kibitz report --db results/cicely.db --json
+  kibitz report --db results/winnability.db --markdown docs/winnability.md
   kibitz report --by-version
   kibitz report --game kingsdown-eights --deals 1-2000"""
 
@@ -176,11 +190,14 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     solve.set_defaults(run=run_solve)
 
     study = commands.add_parser("study", help="solve a range of deals in parallel into a results file",
-                                description="Solve many deals of GAME and store one row per deal.",
+                                description="Solve many deals of each GAME in each ruleset and store "
+                                "one row per deal.",
                                 epilog=STUDY_EPILOG, formatter_class=formatter)
-    study.add_argument("game", metavar="GAME", help="game name, slug or alias")
+    study.add_argument("games", metavar="GAME", nargs="+",
+                       help="game names, slugs or aliases (several, or comma-separated), or 'all'")
     study.add_argument("--deals", required=True, metavar="RANGES", help="deal numbers, e.g. 1-10000 or 1-50,99")
-    add_ruleset(study)  # type: ignore[operator]
+    study.add_argument("--ruleset", metavar="R", default="standard",
+                       help="standard or pysolfc; several: comma-separate, or 'all' (default: standard)")
     study.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
                        help=f"seconds per deal (default {DEFAULT_TIMEOUT:g})")
     study.add_argument("--nodes", type=whole_number(1, MAX_NODES), default=None, metavar="N",
@@ -194,7 +211,11 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                                  description="Print the winnability table of the deals in a results file.",
                                  epilog=REPORT_EPILOG, formatter_class=formatter)
     report.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"results file (default {DEFAULT_DB})")
-    report.add_argument("--json", action="store_true", help="print the table as JSON")
+    form = report.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the table as JSON")
+    form.add_argument("--markdown", nargs="?", const="", default=None, metavar="FILE",
+                      help="write the Markdown table between the marker lines of FILE (see below); "
+                      "without FILE, print only the table")
     report.add_argument("--by-version", action="store_true",
                         help="one line per solver version (default: a deal decided by any version counts)")
     report.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
@@ -256,29 +277,38 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_study_command(args: argparse.Namespace) -> int:
-    """``kibitz study GAME --deals RANGES``."""
+    """``kibitz study GAME... --deals RANGES [--ruleset R,...]``: each game in each ruleset, in turn."""
     from kibitz.study.runner import BatchRunner, StudyPlan, run_local, run_study
-    game = find_game(args.game, args.ruleset)
+    pairs = [(slug, ruleset) for slug in chosen_games(args.games) for ruleset in chosen_rulesets(args.ruleset)]
+    if not pairs:
+        raise KibitzError("name a GAME (or several, or 'all')")
     deals = parse_deals(args.deals)
     for number in deals[:1] + deals[-1:]:
         check_deal_number(number)
     backend: BatchRunner = choose_backend(args.backend, args.address) or run_local
-    plan = StudyPlan(game.slug, game.ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
-                     undecided_only=args.undecided)
+    plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
+                       undecided_only=args.undecided) for slug, ruleset in pairs]
     store = open_store(args.db)
     db = printable(args.db)
-    stored_before = store.count(game.slug, game.ruleset)
+    stored_before = store.count()
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
+    solved = skipped = 0
     try:
-        progress = run_study(plan, store, backend, sys.stderr)
+        for plan in plans:
+            if len(plans) > 1:
+                sys.stderr.write(f"{plan.game} ({plan.ruleset}):\n")
+            progress = run_study(plan, store, backend, sys.stderr)
+            solved += progress.done
+            skipped += progress.skipped
     except KeyboardInterrupt:
-        stored = store.count(game.slug, game.ruleset) - stored_before
+        stored = store.count() - stored_before
         sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {db}; "
                          "run the same command again to continue\n")
         store.close()
         return 130
     store.close()
-    sys.stderr.write(f"done: {progress.done:,} deals solved ({progress.skipped:,} skipped) into {db}; "
+    studied = "" if len(plans) == 1 else f" of {len(plans)} games and rulesets"
+    sys.stderr.write(f"done: {solved:,} deals solved ({skipped:,} skipped){studied} into {db}; "
                      f"see: kibitz report --db {db}\n")
     return 0
 
@@ -303,6 +333,8 @@ def run_report(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         rows = [row for row in store.rows(slug, moves=False) if wanted is None or row.deal in wanted]
     lines = summarize(rows, by_version=args.by_version)
+    if args.markdown is not None:
+        return report_markdown(args, lines)
     if args.json:
         sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")
         return 0
@@ -315,7 +347,47 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def odds_games(names: list[str]) -> list[str]:
+def report_markdown(args: argparse.Namespace, lines: list[Line]) -> int:
+    """``kibitz report --markdown [FILE]``: the table printed, or written between the marker
+    lines of FILE (the rest of FILE kept); never an empty table."""
+    from kibitz.study.report import embed_table, format_table
+    if not lines:
+        chosen = "".join(f" {flag} {value}" for flag, value in (("--game", args.game), ("--deals", args.deals))
+                         if value is not None)
+        raise KibitzError(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}: "
+                          "no table to write")
+    table = format_table(lines)
+    if not args.markdown:
+        sys.stdout.write(table + "\n")
+        return 0
+    path = Path(args.markdown)
+    name = printable(args.markdown)
+    try:
+        document = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise KibitzError(f"cannot read {name}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise KibitzError(f"cannot read {name}: it is not UTF-8 text") from None
+    try:
+        rewritten = embed_table(document, table)
+    except ValueError as error:
+        raise KibitzError(f"{name}: {error}") from None
+    if rewritten != document:
+        folder = path.parent if str(path.parent) else Path(".")
+        fd, temporary = tempfile.mkstemp(prefix=path.name, suffix=".kibitz.tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
+                file.write(rewritten)
+            os.replace(temporary, path)
+        except OSError as error:
+            Path(temporary).unlink(missing_ok=True)
+            raise KibitzError(f"cannot write {name}: {error.strerror or error}") from None
+    state = "written into" if rewritten != document else "already up to date in"
+    sys.stderr.write(f"the table of {len(lines):,} lines {state} {name}\n")
+    return 0
+
+
+def chosen_games(names: list[str]) -> list[str]:
     """The slugs the GAME arguments name (``all``: every game), in order, without repeats."""
     from kibitz.registry import find, games
     slugs: dict[str, None] = {}
@@ -338,6 +410,22 @@ def odds_agents(names: list[str] | None) -> list[str]:
             raise KibitzError(f"unknown agent {quoted(name)}; the agents are: {', '.join(AGENTS)}")
         chosen[name] = None
     return list(chosen)
+
+
+def chosen_rulesets(text: str) -> list[str]:
+    """The rulesets ``--ruleset`` names: one, several comma-separated, or ``all`` (every
+    ruleset), in the order of the rules, without repeats."""
+    from kibitz.rules import RULESETS
+    chosen: set[str] = set()
+    for name in (part.strip() for part in text.split(",")):
+        if name.lower() == "all":
+            chosen.update(RULESETS)
+        elif name in RULESETS:
+            chosen.add(name)
+        else:
+            raise KibitzError(f"unknown ruleset {quoted(name)}; choose {', '.join(RULESETS)} "
+                              "(several: comma-separate) or all")
+    return [ruleset for ruleset in RULESETS if ruleset in chosen]
 
 
 def odds_ruleset(ruleset: str | None) -> str | None:
@@ -365,7 +453,7 @@ def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list
 
 def run_odds_command(args: argparse.Namespace) -> int:
     """``kibitz odds GAME... --deals RANGES``, or ``kibitz odds --report``."""
-    games = odds_games(args.games)
+    games = chosen_games(args.games)
     agents = odds_agents(args.agent)
     ruleset = odds_ruleset(args.ruleset)
     wanted = None if args.deals is None else parse_deals(args.deals)

@@ -136,6 +136,29 @@ def format_table(lines: list[Line]) -> str:
     return "\n".join(out)
 
 
+TABLE_BEGIN = "<!-- begin kibitz report: written by 'kibitz report --markdown FILE' -->"
+"""The line after which a document holds the table that ``kibitz report --markdown FILE`` writes."""
+TABLE_END = "<!-- end kibitz report -->"
+"""The line before which that table ends."""
+
+
+def embed_table(document: str, table: str) -> str:
+    """``document`` with the text between its :data:`TABLE_BEGIN` and :data:`TABLE_END` lines
+    replaced by ``table`` (the rest kept byte for byte); :class:`ValueError` unless the document
+    has each marker line exactly once, the beginning first."""
+    lines = document.splitlines(keepends=True)
+    begins = [index for index, line in enumerate(lines) if line.strip() == TABLE_BEGIN]
+    ends = [index for index, line in enumerate(lines) if line.strip() == TABLE_END]
+    place = f"the table goes between a line {TABLE_BEGIN} and a line {TABLE_END}"
+    if len(begins) != 1 or len(ends) != 1:
+        raise ValueError(f"{place}, each once; found the first {len(begins)} times and the second {len(ends)} times")
+    if ends[0] < begins[0]:
+        raise ValueError(f"{place}, in that order; the second comes first")
+    newline = "\r\n" if lines[begins[0]].endswith("\r\n") else "\n"
+    body = newline.join(table.splitlines()) + newline
+    return "".join(lines[:begins[0] + 1]) + body + "".join(lines[ends[0]:])
+
+
 # -- the odds ------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -1,0 +1,152 @@
+"""The winnability page's commands: one study over several games and rulesets, and the
+Markdown table that ``kibitz report --markdown`` prints or writes into docs/winnability.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kibitz.cli import main
+from kibitz.rules import RULESETS
+from kibitz.study.commands import chosen_rulesets
+from kibitz.study.report import TABLE_BEGIN, TABLE_END, embed_table
+from kibitz.study.store import Store
+
+NODES = 3_000
+"""Studies in these tests stop at a node limit, so their results do not depend on the machine."""
+DOC = Path(__file__).resolve().parents[2] / "docs" / "winnability.md"
+
+
+def study(db: Path, *arguments: str) -> int:
+    return main(["study", *arguments, "--nodes", str(NODES), "--workers", "1", "--db", str(db)])
+
+
+def stored(db: Path) -> dict[tuple[str, str], list[int]]:
+    """The deal numbers stored per game and ruleset."""
+    found: dict[tuple[str, str], list[int]] = {}
+    with Store(db) as store:
+        for row in store.rows(moves=False):
+            found.setdefault((row.game, row.ruleset), []).append(row.deal)
+    return found
+
+
+def markdown_rows(table: str) -> list[dict[str, str]]:
+    """The rows of a Markdown table, each cell under its column's name."""
+    header, rule, *rows = [line for line in table.splitlines() if line.startswith("|")]
+    names = [cell.strip() for cell in header.strip("|").split("|")]
+    assert set(rule.strip("|").split("|")) == {"---"}
+    return [dict(zip(names, (cell.strip() for cell in row.strip("|").split("|")), strict=True)) for row in rows]
+
+
+def test_rulesets_option() -> None:
+    assert chosen_rulesets("all") == list(RULESETS) == ["standard", "pysolfc"]
+    assert chosen_rulesets("ALL") == chosen_rulesets("pysolfc, standard") == list(RULESETS)
+    assert chosen_rulesets("pysolfc,pysolfc") == ["pysolfc"]
+    assert chosen_rulesets("standard") == ["standard"]
+
+
+def test_one_command_studies_several_games_in_every_ruleset(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "winnability.db"
+    assert study(db, "duchess", "Parisienne,duchess", "--ruleset", "all", "--deals", "1-2") == 0
+    err = capsys.readouterr().err
+    assert "duchess (standard):" in err and "parisienne (pysolfc):" in err
+    assert "done: 8 deals solved (0 skipped) of 4 games and rulesets" in err
+    assert stored(db) == {(game, ruleset): [1, 2] for game in ("duchess", "parisienne") for ruleset in RULESETS}
+    with Store(db) as store:
+        decided = sum(row.outcome != "unknown" for row in store.rows(moves=False))
+    assert decided > 0
+    assert study(db, "duchess", "parisienne", "--ruleset", "standard,pysolfc", "--deals", "1-3") == 0
+    err = capsys.readouterr().err  # resumed: the decided deals are skipped, the unknown ones tried again
+    assert f"done: {12 - decided} deals solved ({decided} skipped) of 4 games and rulesets" in err
+    assert stored(db) == {(game, ruleset): [1, 2, 3] for game in ("duchess", "parisienne") for ruleset in RULESETS}
+
+
+def test_all_games_in_all_rulesets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kibitz.registry import games
+    db = tmp_path / "all.db"
+    assert study(db, "all", "--ruleset", "all", "--deals", "1") == 0
+    pairs = {(info.slug, ruleset) for info in games() for ruleset in RULESETS}
+    assert set(stored(db)) == pairs and len(pairs) == 2 * len(games())
+    assert f"of {len(pairs)} games and rulesets" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["duchess", "--ruleset", "strict"], "unknown ruleset 'strict'"),
+    (["duchess", "--ruleset", "standard,"], "unknown ruleset ''"),
+    (["duchess,nope", "--ruleset", "all"], "unknown game 'nope'"),
+    ([",", "--ruleset", "all"], "name a GAME"),
+])
+def test_bad_games_and_rulesets_are_refused_before_anything_runs(
+        arguments: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "refused.db"
+    assert study(db, *arguments, "--deals", "1-2") == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_markdown_report_agrees_with_the_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "report.db"
+    assert study(db, "duchess", "parisienne", "--ruleset", "all", "--deals", "1-3") == 0
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--markdown"]) == 0
+    table = capsys.readouterr().out
+    assert main(["report", "--db", str(db), "--json"]) == 0
+    lines = json.loads(capsys.readouterr().out)
+    doc_header = next(line for line in DOC.read_text(encoding="utf-8").splitlines() if line.startswith("| game |"))
+    assert table.splitlines()[0] == doc_header  # the columns of the page's table
+    rows = markdown_rows(table)
+    assert len(rows) == len(lines) == 4
+    for row, line in zip(rows, lines, strict=True):
+        assert (row["game"], row["ruleset"]) == (line["game"], line["ruleset"])
+        for column in ("deals", "won", "lost", "unknown"):
+            assert int(row[column].replace(",", "")) == line[column]
+        assert row["winnable"] == f"{line['winnability']:.2%}"
+        assert row["95% interval (decided)"] == " - ".join(f"{x:.2%}" for x in line["interval"])
+        assert row["conservative 95% (unknown as won or lost)"] == " - ".join(f"{x:.2%}"
+                                                                           for x in line["conservative"])
+        for column, key in (("median ms", "median"), ("p90 ms", "p90"), ("max ms", "max")):
+            assert row[column] == f"{line[key] * 1000:,.0f}"
+        assert row["solver"] == "+".join(map(str, line["solver_versions"]))
+        assert row["limit s"] == ", ".join(f"{t:g}" for t in line["limits"])
+    assert main(["report", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == table  # the terminal shows the same table
+
+
+def test_markdown_report_writes_between_the_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "report.db"
+    assert study(db, "parisienne", "--ruleset", "all", "--deals", "1-2") == 0
+    assert main(["report", "--db", str(db), "--markdown"]) == 0
+    table = capsys.readouterr().out
+    page = tmp_path / "page.md"
+    before, after = "# A page\n\nAbove.\n\n", "\nBelow, untouched.\n"
+    page.write_text(f"{before}{TABLE_BEGIN}\n| an old | table |\n{TABLE_END}\n{after}", encoding="utf-8")
+    assert main(["report", "--db", str(db), "--markdown", str(page)]) == 0
+    assert page.read_text(encoding="utf-8") == f"{before}{TABLE_BEGIN}\n{table}{TABLE_END}\n{after}"
+    assert "written into" in capsys.readouterr().err
+    assert main(["report", "--db", str(db), "--markdown", str(page)]) == 0
+    assert "already up to date" in capsys.readouterr().err
+    unmarked = tmp_path / "unmarked.md"
+    unmarked.write_text("no markers\n", encoding="utf-8")
+    assert main(["report", "--db", str(db), "--markdown", str(unmarked)]) == 2
+    assert "the table goes between" in capsys.readouterr().err
+    assert unmarked.read_text(encoding="utf-8") == "no markers\n"
+    assert main(["report", "--db", str(db), "--game", "cicely", "--markdown", str(page)]) == 2
+    assert "holds no results for --game cicely" in capsys.readouterr().err
+    assert main(["report", "--db", str(db), "--markdown", "--json"]) == 2
+
+
+def test_the_winnability_page_has_its_table_between_the_markers() -> None:
+    page = DOC.read_text(encoding="utf-8")
+    lines = page.splitlines()
+    table = "\n".join(lines[lines.index(TABLE_BEGIN) + 1:lines.index(TABLE_END)])
+    assert table.startswith("| game | ruleset |") and embed_table(page, table) == page
+    assert "kibitz study all --ruleset all --deals 1-10000" in page
+    assert "kibitz report --db results/winnability.db --markdown docs/winnability.md" in page
+    with pytest.raises(ValueError, match="each once"):
+        embed_table(page + TABLE_END + "\n", table)
+    with pytest.raises(ValueError, match="in that order"):
+        embed_table(f"{TABLE_END}\n{TABLE_BEGIN}\n", table)
