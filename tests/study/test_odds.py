@@ -16,7 +16,7 @@ from typing import Callable
 import pytest
 
 import kibitz
-from kibitz.agents import AGENT_VERSION, SETTINGS, STUDY, agent
+from kibitz.agents import AGENT_VERSIONS, SETTINGS, STUDY, agent
 from kibitz.agents.play import play_out
 from kibitz.cli import main
 from kibitz.solver import SOLVER_VERSION
@@ -26,6 +26,7 @@ from kibitz.study.runner import run_local, solve_batch
 from kibitz.study.store import Play, Store
 
 PLAN = OddsPlan("duchess", "standard", "greedy", list(range(1, 13)), workers=2, batch=3)
+GREEDY_VERSION = AGENT_VERSIONS["greedy"]
 
 
 def comparable(plays: list[Play]) -> list[tuple[object, ...]]:
@@ -47,7 +48,7 @@ def test_a_deal_is_played_as_play_out_plays_it_with_the_deal_seeded_generator() 
         again = play_out(game.deal(row.deal), agent("greedy"), generator(3, row.deal))
         assert (row.won, row.ending, row.moves) == (again.won, again.end, len(again.moves))
         assert row.setting == NO_SETTING and row.solver_version == 0 and row.seed == 3
-        assert row.agent_version == AGENT_VERSION and row.kibitz_version == kibitz.__version__
+        assert row.agent_version == GREEDY_VERSION and row.kibitz_version == kibitz.__version__
         assert row.cpu_seconds > 0
     assert generator(0, 7).random() == generator(0, 7).random() != generator(1, 7).random()
 
@@ -120,17 +121,17 @@ def test_interrupted_odds_resume_to_the_same_table(tmp_path: Path) -> None:
 def test_games_of_other_versions_are_played_again_and_kept_apart(tmp_path: Path) -> None:
     with Store(tmp_path / "o.db") as store:
         older = play_batch("duchess", "standard", "greedy", "study", 0, [1, 2])
-        store.add_plays(replace(p, agent_version=AGENT_VERSION - 1, won=True) for p in older)
+        store.add_plays(replace(p, agent_version=GREEDY_VERSION - 1, won=True) for p in older)
         progress = run_odds(replace(PLAN, deals=[1, 2, 3], workers=1), store)
         assert (progress.skipped, progress.done) == (0, 3)
         lines = summarize_odds(store.plays())
-        assert [(line.agent_version, line.games) for line in lines] == [(AGENT_VERSION - 1, 2), (AGENT_VERSION, 3)]
+        assert [(line.agent_version, line.games) for line in lines] == [(GREEDY_VERSION - 1, 2), (GREEDY_VERSION, 3)]
         assert lines[0].won == 2
 
 
 def make_play(deal: int, won: bool, seconds: float, *, seed: int = 0, game: str = "cicely") -> Play:
     return Play(game, "standard", "greedy", NO_SETTING, seed, deal, won, "won" if won else "stalled", 100 + deal,
-                seconds, AGENT_VERSION, 0, 1, "0.1.0")
+                seconds, GREEDY_VERSION, 0, 1, "0.1.0")
 
 
 def test_report_figures_come_from_the_rows() -> None:
@@ -158,7 +159,7 @@ def test_report_sets_the_study_beside_the_odds(tmp_path: Path) -> None:
         (line,) = summarize_odds(store.plays(), [study])
     assert line.winnability == study
     table = format_odds_table([line])
-    assert "no study" not in table and f"| {study.deals:,} | agent {AGENT_VERSION} |" in table
+    assert "no study" not in table and f"| {study.deals:,} | agent {GREEDY_VERSION} |" in table
 
 
 def test_cli_odds_then_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

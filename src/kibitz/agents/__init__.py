@@ -32,10 +32,12 @@ AGENTS = ("random", "greedy", "strong")
 """Every agent by name; only ``strong`` uses the :class:`Setting` it is made with."""
 SEARCHING = ("strong",)
 """The agents that search with the solver: their moves also depend on the solver's version."""
-AGENT_VERSION = 1
-"""Bumped whenever a change to an agent, a setting or the play-out could alter the moves
-played; stored with every game the odds play (:mod:`kibitz.study.odds`), so that the games
-of a changed agent are never counted with the old ones."""
+AGENT_VERSIONS: dict[str, int] = {"random": 1, "greedy": 1, "strong": 2}
+"""Each agent's version, bumped whenever a change to that agent, its setting or the play-out
+could alter the moves it plays; stored with every game the odds play
+(:mod:`kibitz.study.odds`), so that the games of a changed agent are never counted with the
+old ones. Strong 2: its samples keep the cards the player saw earlier in the game
+(:func:`kibitz.agents.sampling.remembered`)."""
 
 
 class UnknownAgentError(KibitzError):
@@ -63,5 +65,5 @@ def chance(observation: Observation, rng: random.Random, setting: Setting = HINT
     return estimate(observation, rng, setting)
 
 
-__all__ = ["AGENTS", "AGENT_VERSION", "Agent", "Chance", "Decision", "HINT", "NoMoveError", "Observation",
+__all__ = ["AGENTS", "AGENT_VERSIONS", "Agent", "Chance", "Decision", "HINT", "NoMoveError", "Observation",
            "SEARCHING", "SETTINGS", "STUDY", "Setting", "UnknownAgentError", "agent", "chance", "observe"]

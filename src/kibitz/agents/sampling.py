@@ -5,8 +5,16 @@ of the unseen cards to the hidden places (each keeping the observation's face-do
 The rules reveal, and a sample respects: the pack's composition (two packs in some games),
 every visible card, which piles hide how many cards and whether each lies face down or is
 covered, the round and the base rank. Each sample is checked with the core: its view must
-equal the observation's and its legal moves the referee's. The draw is uniform over the
-assignments of the unseen cards to the hidden places.
+equal the observation's and its legal moves the referee's.
+
+*What the player remembers.* A card seen earlier in the game and hidden since (gathered
+into the stock by a redeal, covered in a squared column) is not unseen: when the
+observation holds the game so far (:attr:`Observation.played` and
+:attr:`Observation.earlier`), :func:`remembered` follows every card from the first view
+seen through the moves played (the rules move cards by place, whatever they are) and finds
+the hidden places whose card was once in view. A sample puts the remembered card there and
+draws only the others. The draw is uniform over the assignments of the cards never seen
+to the places whose card was never seen.
 
 This module is where the agents' package builds states, and the only place: from an
 observation, never from the true state.
@@ -18,7 +26,9 @@ import random
 from typing import Sequence
 
 from kibitz.agents.observation import Observation
-from kibitz.cards import FACE_DOWN, Card
+from collections import Counter
+
+from kibitz.cards import FACE_DOWN, IDENTITY, Card
 from kibitz.errors import KibitzError
 from kibitz.registry import game as find_game
 from kibitz.state import State
@@ -67,12 +77,99 @@ def check_cards(observation: Observation) -> list[Card]:
     return unseen
 
 
-def sample(observation: Observation, rng: random.Random) -> State:
-    """One deal consistent with ``observation``, drawn uniformly with ``rng``."""
+Memory = dict[int, Card]
+"""Remembered cards: index in :meth:`Observation.hidden_places` to the card the player saw there."""
+
+TRACKED = 104
+"""Cards :func:`remembered` can follow: two marks per card, one of 52 values each."""
+
+
+def _marks(count: int, first: bool) -> list[int]:
+    """Card identities that, read in pairs (first, second), tell ``count`` cards apart."""
+    return [i % 52 if first else i // 2 for i in range(count)]
+
+
+def _origin(first: int, second: int) -> int:
+    """The card (numbered in the first view, bottom pile first) that bears marks ``first``
+    and ``second`` (see :func:`_marks`)."""
+    return first if first // 2 == second else first + 52
+
+
+def remembered(observation: Observation) -> Memory:
+    """The hidden places of ``observation`` whose card the player saw earlier in the game,
+    with that card (see the module docstring). Empty when the observation does not hold
+    the game so far (no moves played, or not one view before each move).
+
+    Each card of the first view is given two marks, and the moves played are made on two
+    states that bear the marks in place of the cards: the rules move cards by place, so a
+    mark ends where its card ends. Every card a view showed is then known by its marks.
+    """
+    played, earlier = observation.played, observation.earlier
+    if not played or len(earlier) != len(played):
+        return {}
+    views = earlier + (observation.view,)
+    first = views[0]
+    count = sum(len(pile) for pile in first.piles)
+    if count > TRACKED:
+        raise InconsistentObservationError(f"{count} cards in the first view seen: more than the packs hold")
+    game = find_game(observation.slug, observation.ruleset)
+    probes = []
+    for marks in (_marks(count, True), _marks(count, False)):
+        cards = iter(marks)
+        piles = tuple(bytes(next(cards) | (FACE_DOWN if card is None else 0) for card in pile)
+                      for pile in first.piles)
+        probes.append(State(game, piles, first.round, first.base))
+    seen: dict[int, Card] = {}
+    for t, view in enumerate(views):
+        if t:
+            move = played[t - 1]
+            probes = [State(game, game.apply_unchecked(probe, move).piles, view.round, view.base)
+                      for probe in probes]
+        marked, twin = probes
+        for k, (pile, first_marks, second_marks) in enumerate(zip(view.piles, marked.piles, twin.piles)):
+            if len(pile) != len(first_marks):
+                raise InconsistentObservationError(
+                    f"the moves played do not lead to the views seen: pile {view.pile_names[k]} "
+                    f"holds {len(pile)} cards after move {t}, the moves give it {len(first_marks)}")
+            for card, a, b in zip(pile, first_marks, second_marks):
+                if card is not None:
+                    origin = _origin(a & IDENTITY, b & IDENTITY)
+                    if seen.setdefault(origin, card) != card:
+                        raise InconsistentObservationError(
+                            "the views seen show one card as two different cards: they do not fit the moves played")
+    marked, twin = probes
+    memory: Memory = {}
+    for n, (i, k, _) in enumerate(observation.hidden_places()):
+        card = seen.get(_origin(marked.piles[i][k] & IDENTITY, twin.piles[i][k] & IDENTITY))
+        if card is not None:
+            memory[n] = card
+    if Counter(memory.values()) - Counter(observation.unseen_cards()):
+        raise InconsistentObservationError("a card remembered in a hidden place is in view as well")
+    return memory
+
+
+def sample(observation: Observation, rng: random.Random, memory: Memory | None = None) -> State:
+    """One deal consistent with ``observation``, drawn uniformly with ``rng``; ``memory``:
+    :func:`remembered` of the observation, when already found."""
     unseen = check_cards(observation)
+    if memory is None:
+        memory = remembered(observation)
+    free = unseen
+    if memory:
+        left = Counter(unseen) - Counter(memory.values())
+        free = []
+        for card in unseen:
+            if left[card]:
+                free.append(card)
+                left[card] -= 1
     for _ in range(MAX_ATTEMPTS):
-        rng.shuffle(unseen)
-        state = fill(observation, unseen)
+        rng.shuffle(free)
+        if memory:
+            drawn = iter(free)
+            cards = [memory[n] if n in memory else next(drawn) for n in range(len(unseen))]
+        else:
+            cards = free
+        state = fill(observation, cards)
         if is_consistent(observation, state):
             return state
     raise InconsistentObservationError(
@@ -81,7 +178,8 @@ def sample(observation: Observation, rng: random.Random) -> State:
 
 def samples(observation: Observation, rng: random.Random, count: int) -> list[State]:
     """``count`` deals consistent with ``observation``, drawn in turn with ``rng``."""
-    return [sample(observation, rng) for _ in range(count)]
+    memory = remembered(observation)
+    return [sample(observation, rng, memory) for _ in range(count)]
 
 
 def stand_in(observation: Observation, shift: int = 0) -> State:
@@ -98,4 +196,4 @@ def stand_in(observation: Observation, shift: int = 0) -> State:
     state = fill(observation, unseen)
     if is_consistent(observation, state):
         return state
-    return sample(observation, random.Random(0))  # the legal moves tell more than the view
+    return sample(observation, random.Random(0), {})  # the legal moves tell more than the view

@@ -39,7 +39,7 @@ from typing import Callable
 from kibitz.agents.base import Chance, Decision, check_observation
 from kibitz.agents.greedy import MEASURE, evaluate, obvious, returning_moves
 from kibitz.agents.observation import Observation
-from kibitz.agents.sampling import Sample, sample, stand_in
+from kibitz.agents.sampling import Sample, remembered, sample, stand_in
 from kibitz.agents.setting import HINT, Setting
 from kibitz.moves import Move
 from kibitz.solver import Limits, Outcome, SolveResult, solve
@@ -71,9 +71,10 @@ def survey(observation: Observation, rng: random.Random, setting: Setting
     drawn: list[Sample] = []
     results: list[SolveResult] = []
     used = 0
+    memory = remembered(observation)
     while len(drawn) < setting.samples and (
             len(drawn) < setting.least or setting.budget is None or used < setting.budget):
-        state = sample(observation, rng)
+        state = sample(observation, rng, memory)
         known = state.key in searches.results
         result = searches.solve(state)
         used += 0 if known else result.nodes

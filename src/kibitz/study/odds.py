@@ -46,11 +46,11 @@ def setting_of(agent: str, setting: str) -> str:
 
 
 def versions_of(game: str, ruleset: str, agent: str) -> tuple[int, int, int]:
-    """The agents' version, the solver's (0 for an agent that does not search) and the rules' version."""
+    """The agent's version, the solver's (0 for an agent that does not search) and the rules' version."""
     import kibitz
-    from kibitz.agents import AGENT_VERSION, SEARCHING
+    from kibitz.agents import AGENT_VERSIONS, SEARCHING
     from kibitz.solver import SOLVER_VERSION
-    return (AGENT_VERSION, SOLVER_VERSION if agent in SEARCHING else 0,
+    return (AGENT_VERSIONS[agent], SOLVER_VERSION if agent in SEARCHING else 0,
             kibitz.game(game, ruleset).info.rules_version)
 
 

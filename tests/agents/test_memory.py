@@ -1,0 +1,114 @@
+"""What the player remembers: cards seen earlier in the game and hidden since keep their place
+in every sample (kibitz.agents.sampling.remembered), on both builds of the rules."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Iterator
+
+import pytest
+
+import kibitz
+from kibitz.agents import observe
+from kibitz.agents.observation import Observation
+from kibitz.agents.sampling import InconsistentObservationError, remembered, sample, samples
+from kibitz.cards import IDENTITY
+from kibitz.moves import Move
+from kibitz.state import State
+from kibitz.view import View
+
+
+def histories(game: kibitz.Game, deals: tuple[int, ...] = (4, 11), moves: int = 160, every: int = 16
+              ) -> Iterator[tuple[State, Observation]]:
+    """Positions reached by seeded random play, each with the observation holding the game so far."""
+    for number in deals:
+        state, rng = game.deal(number), random.Random(number * 7)
+        played: list[Move] = []
+        earlier: list[View] = []
+        for step in range(1, moves + 1):
+            if not state.legal_moves or state.is_won():
+                break
+            move = rng.choice(state.legal_moves)
+            earlier.append(state.view())
+            state = state.apply(move)
+            played.append(move)
+            if step % every == 0:
+                yield state, observe(state, played, earlier)
+
+
+def test_remembered_cards_are_where_the_player_saw_them_go(any_game: kibitz.Game, build: str) -> None:
+    remembered_somewhere = 0
+    for state, observation in histories(any_game):
+        memory = remembered(observation)
+        places = observation.hidden_places()
+        for n, card in memory.items():
+            i, k, _ = places[n]
+            assert state.piles[i][k] & IDENTITY == card, f"{any_game.slug}: place {n} is not {card}"
+        rng = random.Random(len(observation.played))
+        for drawn in samples(observation, rng, 3):
+            assert drawn.view() == observation.view
+            for n, card in memory.items():
+                i, k, _ = places[n]
+                assert drawn.piles[i][k] & IDENTITY == card
+        remembered_somewhere += len(memory)
+    # Cicely's hidden cards are only its stock, never seen: nothing to remember there.
+    if any_game.slug != "cicely":
+        assert remembered_somewhere > 0, f"{any_game.slug}: random play hid no card it had shown"
+
+
+def test_in_a_one_pack_game_every_card_once_seen_is_remembered(build: str) -> None:
+    """Duchess has one pack: a hidden card whose identity a view showed is one the player saw,
+    and the moves keep its place known. After the redeal the whole stock is known."""
+    game = kibitz.game("duchess")
+    redealt = 0
+    for state, observation in histories(game, deals=(2, 3, 5), moves=220, every=11):
+        seen = {card for view in observation.earlier for pile in view.piles for card in pile if card is not None}
+        expected = {n for n, (i, k, _) in enumerate(observation.hidden_places())
+                    if state.piles[i][k] & IDENTITY in seen}
+        memory = remembered(observation)
+        assert set(memory) == expected
+        if state.round > 1:
+            redealt += 1
+            stock = state.game.stock  # every card of the redealt stock lay face up in the waste
+            assert all(n in memory for n, (i, _, _) in enumerate(observation.hidden_places()) if i == stock)
+    assert redealt, "no position after the redeal was checked"
+
+
+def test_without_the_game_so_far_nothing_is_remembered() -> None:
+    game = kibitz.game("tournament")
+    (state, observation), *_ = histories(game)
+    assert remembered(observe(state)) == {}
+    assert remembered(dataclasses.replace(observation, earlier=observation.earlier[1:])) == {}
+
+
+def test_a_history_that_does_not_fit_is_refused() -> None:
+    game = kibitz.game("duchess")
+    (state, observation), *_ = histories(game, deals=(6,), every=40)
+    with pytest.raises(InconsistentObservationError, match="moves played"):
+        remembered(dataclasses.replace(observation, played=observation.played[1:] + observation.played[:1]))
+    views = list(observation.earlier)
+    first = views[0]
+    piles = [list(pile) for pile in first.piles]
+    i, k = next((i, k) for i, pile in enumerate(piles) for k, card in enumerate(pile) if card is not None)
+    other = next(card for card in range(52) if card != piles[i][k])
+    piles[i][k] = other
+    views[0] = dataclasses.replace(first, piles=tuple(tuple(pile) for pile in piles))
+    with pytest.raises(InconsistentObservationError):
+        sample(dataclasses.replace(observation, earlier=tuple(views)), random.Random(0))
+
+
+def test_samples_still_vary_where_nothing_is_remembered() -> None:
+    game = kibitz.game("napoleons-flank")
+    for state, observation in histories(game, deals=(8, 9, 10), every=4):
+        memory = remembered(observation)
+        free = [n for n in range(observation.hidden_count) if n not in memory]
+        if len(set(observation.unseen_cards())) < 3 or len(free) < 3:
+            continue
+        places = observation.hidden_places()
+        drawn = samples(observation, random.Random(1), 6)
+        for n in free:
+            i, k, _ = places[n]
+            if len({s.piles[i][k] & IDENTITY for s in drawn}) > 1:
+                return
+    pytest.fail("every free hidden place got the same card in every sample")
