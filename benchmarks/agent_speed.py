@@ -36,6 +36,7 @@ from kibitz.agents.base import Agent
 from kibitz.agents.play import play_out
 from kibitz.agents.strong import StrongAgent
 from kibitz.study.report import percentile, wilson
+from kibitz.view import View
 
 
 def parse_range(text: str) -> range:
@@ -54,18 +55,22 @@ def make_agent(spec: str, setting: Setting) -> Agent:
     return agent(name, setting)
 
 
-def positions(game: kibitz.Game, deals: range, every: int, limit: int) -> Iterator[tuple[kibitz.State, list[kibitz.Move]]]:
-    """Positions of greedy games from ``deals``: every ``every``-th move, up to move ``limit``."""
+def positions(game: kibitz.Game, deals: range, every: int, limit: int
+              ) -> Iterator[tuple[kibitz.State, list[kibitz.Move], list[View]]]:
+    """Positions of greedy games from ``deals``: every ``every``-th move, up to move ``limit``,
+    with the moves played and the views seen before each (the agent's memory is timed too)."""
     greedy = agent("greedy")
     for number in deals:
         state, rng = game.deal(number), random.Random(number)
         played: list[kibitz.Move] = []
+        earlier: list[View] = []
         for step in range(limit):
             if state.is_over():
                 break
             if step % every == 0:
-                yield state, list(played)
-            move = greedy.choose(observe(state, played), rng)
+                yield state, list(played), list(earlier)
+            move = greedy.choose(observe(state, played, earlier), rng)
+            earlier.append(state.view())
             state = state.apply(move)
             played.append(move)
 
@@ -82,9 +87,9 @@ def speed(slugs: list[str], ruleset: str, deals: range, every: int, limit: int, 
         times: list[float] = []
         searches: list[int] = []
         fallback = total = 0
-        for state, played in positions(game, deals, every, limit):
+        for state, played, earlier in positions(game, deals, every, limit):
             total += 1
-            observation = observe(state, played)
+            observation = observe(state, played, earlier)
             started = time.perf_counter()
             decision = strong.decide(observation, random.Random(total))
             elapsed = time.perf_counter() - started

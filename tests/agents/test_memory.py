@@ -112,3 +112,27 @@ def test_samples_still_vary_where_nothing_is_remembered() -> None:
             if len({s.piles[i][k] & IDENTITY for s in drawn}) > 1:
                 return
     pytest.fail("every free hidden place got the same card in every sample")
+
+
+def test_what_is_remembered_does_not_depend_on_what_was_asked_before() -> None:
+    """The last game's tracker is followed on, not started again; a game that goes another
+    way (another deal, a move taken back and another played) starts afresh."""
+    from kibitz.agents import sampling
+    game = kibitz.game("duchess")
+    asked = list(histories(game, deals=(2, 3), moves=200, every=10))
+    in_turn = [remembered(observation) for _, observation in asked]
+    backwards = [remembered(observation) for _, observation in reversed(asked)][::-1]
+    fresh = []
+    for _, observation in asked:
+        sampling._last.clear()
+        fresh.append(remembered(observation))
+    assert in_turn == fresh == backwards
+    assert any(in_turn)
+    state, observation = asked[5]
+    branch = next(move for move in state.legal_moves if move != observation.legal_moves[0])
+    other = observe(state.apply(branch), observation.played + (branch,), observation.earlier + (observation.view,))
+    remembered(observe(state.apply(observation.legal_moves[0]), observation.played + (observation.legal_moves[0],),
+                       observation.earlier + (observation.view,)))
+    followed = remembered(other)
+    sampling._last.clear()
+    assert followed == remembered(other)

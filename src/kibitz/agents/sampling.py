@@ -23,15 +23,16 @@ observation, never from the true state.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Sequence
 
 from kibitz.agents.observation import Observation
-from collections import Counter
-
 from kibitz.cards import FACE_DOWN, IDENTITY, Card
+from kibitz.moves import Move
 from kibitz.errors import KibitzError
 from kibitz.registry import game as find_game
 from kibitz.state import State
+from kibitz.view import View
 
 Sample = State
 """A state built here from an observation and an assignment of its hidden cards."""
@@ -95,6 +96,62 @@ def _origin(first: int, second: int) -> int:
     return first if first // 2 == second else first + 52
 
 
+class _Tracker:
+    """Follows the cards of a game's first view through its moves (see :func:`remembered`):
+    two states that bear each card's marks in place of the card, and the card each view
+    showed for each pair of marks."""
+
+    def __init__(self, observation: Observation, first: View) -> None:
+        count = sum(len(pile) for pile in first.piles)
+        if count > TRACKED:
+            raise InconsistentObservationError(f"{count} cards in the first view seen: more than the packs hold")
+        self.game = find_game(observation.slug, observation.ruleset)
+        self.views: list[View] = []
+        self.played: list[Move] = []
+        self.seen: dict[int, Card] = {}
+        self.probes: list[State] = []
+        for marks in (_marks(count, True), _marks(count, False)):
+            cards = iter(marks)
+            piles = tuple(bytes(next(cards) | (FACE_DOWN if card is None else 0) for card in pile)
+                          for pile in first.piles)
+            self.probes.append(State(self.game, piles, first.round, first.base))
+        self._look(first)
+
+    def follows(self, views: Sequence[View], played: Sequence[Move]) -> bool:
+        """Whether this tracker's game so far begins the game of ``views`` and ``played``."""
+        n = len(self.played)
+        return (n <= len(played) and all(a is b or a == b for a, b in zip(self.views, views))
+                and all(a is b or a == b for a, b in zip(self.played, played[:n])))
+
+    def step(self, move: Move, view: View) -> None:
+        """Follow the marks through ``move``, to the position that ``view`` shows."""
+        game = self.game
+        self.probes = [State(game, game.apply_unchecked(probe, move).piles, view.round, view.base)
+                       for probe in self.probes]
+        self.played.append(move)
+        self._look(view)
+
+    def _look(self, view: View) -> None:
+        """Note the card ``view`` shows for each pair of marks in sight."""
+        marked, twin = self.probes
+        seen = self.seen
+        for k, (pile, first_marks, second_marks) in enumerate(zip(view.piles, marked.piles, twin.piles)):
+            if len(pile) != len(first_marks):
+                raise InconsistentObservationError(
+                    f"the moves played do not lead to the views seen: pile {view.pile_names[k]} "
+                    f"holds {len(pile)} cards after move {len(self.played)}, the moves give it {len(first_marks)}")
+            for card, a, b in zip(pile, first_marks, second_marks):
+                if card is not None and seen.setdefault(_origin(a & IDENTITY, b & IDENTITY), card) != card:
+                    raise InconsistentObservationError(
+                        "the views seen show one card as two different cards: they do not fit the moves played")
+        self.views.append(view)
+
+
+_last: list[_Tracker] = []
+"""The tracker of the last game asked about: the next observation of the same game only
+follows it through the moves played since (a game of N moves costs N steps, not N**2)."""
+
+
 def remembered(observation: Observation) -> Memory:
     """The hidden places of ``observation`` whose card the player saw earlier in the game,
     with that card (see the module docstring). Empty when the observation does not hold
@@ -108,36 +165,18 @@ def remembered(observation: Observation) -> Memory:
     if not played or len(earlier) != len(played):
         return {}
     views = earlier + (observation.view,)
-    first = views[0]
-    count = sum(len(pile) for pile in first.piles)
-    if count > TRACKED:
-        raise InconsistentObservationError(f"{count} cards in the first view seen: more than the packs hold")
-    game = find_game(observation.slug, observation.ruleset)
-    probes = []
-    for marks in (_marks(count, True), _marks(count, False)):
-        cards = iter(marks)
-        piles = tuple(bytes(next(cards) | (FACE_DOWN if card is None else 0) for card in pile)
-                      for pile in first.piles)
-        probes.append(State(game, piles, first.round, first.base))
-    seen: dict[int, Card] = {}
-    for t, view in enumerate(views):
-        if t:
-            move = played[t - 1]
-            probes = [State(game, game.apply_unchecked(probe, move).piles, view.round, view.base)
-                      for probe in probes]
-        marked, twin = probes
-        for k, (pile, first_marks, second_marks) in enumerate(zip(view.piles, marked.piles, twin.piles)):
-            if len(pile) != len(first_marks):
-                raise InconsistentObservationError(
-                    f"the moves played do not lead to the views seen: pile {view.pile_names[k]} "
-                    f"holds {len(pile)} cards after move {t}, the moves give it {len(first_marks)}")
-            for card, a, b in zip(pile, first_marks, second_marks):
-                if card is not None:
-                    origin = _origin(a & IDENTITY, b & IDENTITY)
-                    if seen.setdefault(origin, card) != card:
-                        raise InconsistentObservationError(
-                            "the views seen show one card as two different cards: they do not fit the moves played")
-    marked, twin = probes
+    tracker = _last[0] if _last and _last[0].game.slug == observation.slug \
+        and _last[0].game.ruleset == observation.ruleset and _last[0].follows(views, played) else None
+    if tracker is None:
+        _last.clear()  # a tracker that fails halfway is not kept
+        tracker = _Tracker(observation, views[0])
+    else:
+        _last.clear()
+    for t in range(len(tracker.played), len(played)):
+        tracker.step(played[t], views[t + 1])
+    _last.append(tracker)
+    marked, twin = tracker.probes
+    seen = tracker.seen
     memory: Memory = {}
     for n, (i, k, _) in enumerate(observation.hidden_places()):
         card = seen.get(_origin(marked.piles[i][k] & IDENTITY, twin.piles[i][k] & IDENTITY))
