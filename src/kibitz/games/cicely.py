@@ -7,14 +7,14 @@ from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
+from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Family, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="cicely", name="Cicely", aliases=(),
-    packs=2, redeals=0, pysolfc_id=341,
+    packs=2, redeals=0, pysolfc_id=341, family=Family.CICELY,
     description="Two packs; eight cells and eight columns built up or down by suit; no redeal.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=8, reserve=8, reserve_cells=True)

@@ -10,7 +10,7 @@ from kibitz.deals import shuffle
 from kibitz.piles import FROM_BASE, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, Unit,
+from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Family, Game, GameInfo, Rules, Unit,
                           builds_down_alternate, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next,
                           covered, gather_face_down, stock_bytes, top_cards)
@@ -20,7 +20,7 @@ from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="duchess", name="Duchess", aliases=("Glenwood",),
-    packs=1, redeals=1, pysolfc_id=282,
+    packs=1, redeals=1, pysolfc_id=282, family=Family.DUCHESS,
     description="One pack; the first reserve card played sets the foundations' base rank; one redeal.")
 
 LAYOUT = layout(foundations=FROM_BASE, tableau=4, reserve=4, waste=True)

@@ -11,7 +11,7 @@ from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
+from kibitz.rules import (FACE_UP, DealRule, Family, Game, GameInfo, Rules, Unit,
                           deal_cards, foundations_take_next, gather_face_down,
                           stock_bytes, top_cards)
 from kibitz.reasons import Attempt, no_redeal_left, reason_for
@@ -21,7 +21,7 @@ from kibitz.table import Fan, Place, Table, side_by_side
 INFO = GameInfo(
     slug="grand-duchess", name="Grand Duchess",
     aliases=("Duchess of Luynes", "La Duchesse de Luynes", "One to Six"),
-    packs=2, redeals=3, pysolfc_id=557,
+    packs=2, redeals=3, pysolfc_id=557, family=Family.GRAND_DUCHESS,
     description="Two packs; deal six at a time, play to up and down foundations, three redeals.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=4, reserve=2)

@@ -7,14 +7,14 @@ from kibitz.deals import shuffle
 from kibitz.piles import TWICE_UP, PileKind, Spread, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (DOWN_ALTERNATE, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
+from kibitz.rules import (DOWN_ALTERNATE, Family, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, side_by_side
 
 INFO = GameInfo(
     slug="kingsdown-eights", name="Kingsdown Eights", aliases=(),
-    packs=2, redeals=0, pysolfc_id=386,
+    packs=2, redeals=0, pysolfc_id=386, family=Family.KINGSDOWN_EIGHTS,
     description="Two packs; eight up foundations, columns built down in alternate colours, "
                 "reserve fans fed four at a time.")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from kibitz.games import tournament
 from kibitz.piles import UP_AND_DOWN, Spread, layout
-from kibitz.rules import GameInfo
+from kibitz.rules import Family, GameInfo
 from kibitz.table import Place, Table, one_below_another, side_by_side
 
 INFO = GameInfo(
     slug="napoleons-flank", name="Napoleon's Flank", aliases=("La Nivernaise", "Nivernaise"),
-    packs=2, redeals=2, pysolfc_id=304,
+    packs=2, redeals=2, pysolfc_id=304, family=Family.TOURNAMENT,
     description="Tournament with squared columns: only each column's top card is seen.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=6, reserve=8, reserve_cells=True,

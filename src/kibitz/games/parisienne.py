@@ -5,12 +5,12 @@ from __future__ import annotations
 from kibitz.cards import ACE, KING
 from kibitz.deals import shuffle
 from kibitz.games import grand_duchess
-from kibitz.rules import Game, GameInfo
+from kibitz.rules import Family, Game, GameInfo
 from kibitz.state import State
 
 INFO = GameInfo(
     slug="parisienne", name="Parisienne", aliases=("La Parisienne", "Parisian"),
-    packs=2, redeals=3, pysolfc_id=617,
+    packs=2, redeals=3, pysolfc_id=617, family=Family.GRAND_DUCHESS,
     description="Grand Duchess with an ace and a king of each suit already on the foundations.")
 
 

@@ -9,7 +9,7 @@ from kibitz.deals import fisher_yates, shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
+from kibitz.rules import (Family, Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
                           foundations_take_next, gather_face_down, stock_bytes, top_cards)
 from kibitz.reasons import Attempt, no_redeal_left, reason_for
 from kibitz.state import State
@@ -17,7 +17,7 @@ from kibitz.table import Fan, Place, Table, one_below_another, side_by_side
 
 INFO = GameInfo(
     slug="tournament", name="Tournament", aliases=("Maréchal Saxe", "Marechal Saxe"),
-    packs=2, redeals=2, pysolfc_id=303,
+    packs=2, redeals=2, pysolfc_id=303, family=Family.TOURNAMENT,
     description="Two packs; eight cells and six columns of four, refilled as they empty; two redeals.")
 
 LAYOUT = layout(foundations=UP_AND_DOWN, tableau=6, reserve=8, reserve_cells=True)

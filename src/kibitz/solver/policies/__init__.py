@@ -1,13 +1,14 @@
 """The search policy of each game: which positions are the same, which moves are safe.
 
-One module per game (or family of games); :func:`policy_for` picks the right one.
+One module per family of games (:class:`~kibitz.rules.Family`, declared with each game);
+:func:`policy_for` picks the one of the game's family.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from kibitz.rules import Game
+from kibitz.rules import Family, Game
 from kibitz.solver.policies.cicely import CicelyPolicy
 from kibitz.solver.policies.duchess import DuchessPolicy
 from kibitz.solver.policies.grand_duchess import GrandDuchessPolicy
@@ -15,16 +16,15 @@ from kibitz.solver.policies.kingsdown_eights import KingsdownEightsPolicy
 from kibitz.solver.policies.tournament import TournamentPolicy
 from kibitz.solver.policy import Policy
 
-POLICIES: dict[str, Callable[[Game], Policy]] = {
-    "grand-duchess": GrandDuchessPolicy,
-    "parisienne": GrandDuchessPolicy,
-    "duchess": DuchessPolicy,
-    "tournament": TournamentPolicy,
-    "napoleons-flank": TournamentPolicy,
-    "cicely": CicelyPolicy,
-    "kingsdown-eights": KingsdownEightsPolicy,
+POLICIES: dict[Family, Callable[[Game], Policy]] = {
+    Family.GRAND_DUCHESS: GrandDuchessPolicy,
+    Family.DUCHESS: DuchessPolicy,
+    Family.TOURNAMENT: TournamentPolicy,
+    Family.CICELY: CicelyPolicy,
+    Family.KINGSDOWN_EIGHTS: KingsdownEightsPolicy,
 }
-"""Policy of each game slug; a game missing here gets the plain :class:`Policy`."""
+"""The policy of each family of games; a game of no family (or of one missing here) gets the
+plain :class:`Policy`."""
 
 _CACHE: dict[tuple[str, str], Policy] = {}
 
@@ -34,6 +34,7 @@ def policy_for(game: Game) -> Policy:
     key = (game.slug, game.ruleset)
     policy = _CACHE.get(key)
     if policy is None or policy.game is not game:
-        policy = POLICIES.get(game.slug, Policy)(game)
+        family = game.info.family
+        policy = (Policy if family is None else POLICIES.get(family, Policy))(game)
         _CACHE[key] = policy
     return policy
