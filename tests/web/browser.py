@@ -1,5 +1,5 @@
 """Driving ``kibitz serve`` from a browser: shared by the end-to-end tests and
-``benchmarks/web_latency.py``."""
+``benchmarks/web_latency.py`` (no Playwright needed to import it)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import httpx
 
@@ -69,6 +69,19 @@ def start_server(data_dir: Path, host: str = "127.0.0.1",
             raise
         stop(process)
     raise RuntimeError(f"kibitz serve did not start: {log_path.read_text(errors='replace')}")
+
+
+def played_through_api(server: str, slug: str, deal: int, moves: Sequence[str],
+                       ruleset: str = "standard") -> dict[str, Any]:
+    """A new game of ``slug`` deal ``deal`` on ``server`` with ``moves`` played through the
+    HTTP API: the view of it after the last move."""
+    with httpx.Client(base_url=server, timeout=30) as client:
+        view: dict[str, Any] = client.post(f"/api/games/{slug}/new", json={"deal": deal, "ruleset": ruleset}).json()
+        for played, move in enumerate(moves):
+            response = client.post(f"/api/play/{view['id']}/move", json={"move": move, "expected_moves": played})
+            assert response.status_code == 200, response.text
+            view = response.json()
+    return view
 
 
 # A point of the viewport where a click reaches ``element`` itself (a card: that very card;

@@ -11,73 +11,21 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import Iterator
 
 import httpx
-import pytest
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, start_server, stop
-# test_e2e skips this module too when Playwright or Chromium is missing (outside CI).
-from .test_e2e import TIMEOUT_MS, VIEWPORT, open_game, state, wait_moves
+# .pages skips this module when Playwright or Chromium is missing (outside CI).
+from .pages import open_game, state, type_move, wait_moves
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 ANALYSIS_BACKGROUND = "rgb(74, 20, 140)"
 """The analysis mode's colour (style.css ``--analysis``): white on violet."""
 CHANCE = re.compile(r"^chance to win: about \d{1,3}% \(from \d+ sampled deals?(, \d+ undecided)?\)$")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
-    try:
-        yield url
-    finally:
-        stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    """A fresh browser context (its own storage); fails the test on any script error in its pages."""
-    errors: list[str] = []
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(TIMEOUT_MS)
-    expect.set_options(timeout=TIMEOUT_MS)
-    context.on("page", lambda tab: tab.on("pageerror", lambda error: errors.append(str(error))))
-    try:
-        yield context
-    finally:
-        context.close()
-    assert not errors, f"script errors in the page: {errors}"
-
-
-@pytest.fixture
-def page(context: BrowserContext) -> Page:
-    return context.new_page()
-
-
-def type_move(page: Page, move: str) -> None:
-    """Play ``move`` by typing it in notation, and wait for the table to show it."""
-    before = state(page)["moves"]
-    page.locator("#movebox").fill(move)
-    page.locator("#movebox").press("Enter")
-    wait_moves(page, before + 1)
-
-
 def background(page: Page, selector: str) -> str:
+    """The background colour of the element at ``selector``, as computed."""
     colour: str = page.locator(selector).evaluate("e => getComputedStyle(e).backgroundColor")
     return colour
 

@@ -11,129 +11,25 @@ Playwright never downloads a browser of its own.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 
 import kibitz
 from kibitz.solver import Limits, Outcome, solve
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, POINT_ON, start_server, stop
+# .pages skips this module when Playwright or Chromium is missing (outside CI).
+from .pages import VIEWPORT, card_selector, click_card, open_game, point, state, wait_moves
 
-IN_CI = bool(os.environ.get("CI"))
-"""In CI the browser tests never skip: a missing browser is a failure of the set-up."""
-
-if not IN_CI:
-    pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (scripts/setup test)")
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
-
-TIMEOUT_MS = 20_000
-"""How long to wait for the page to show something (generous: CI machines may be loaded)."""
-VIEWPORT: ViewportSize = {"width": 1280, "height": 1024}
-
-if not os.access(CHROMIUM, os.X_OK) and not IN_CI:
-    pytest.skip(f"the browser tests need chromium at {CHROMIUM} (scripts/setup test installs it)",
-                allow_module_level=True)
-
-
-# -- the server and the browser -----------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a real ``kibitz serve`` keeping its data in a fresh folder."""
-    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
-    try:
-        yield url
-    finally:
-        stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Chromium, driven by Playwright."""
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser page (its own storage); fails the test on any script error in the page."""
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(TIMEOUT_MS)
-    expect.set_options(timeout=TIMEOUT_MS)
-    errors: list[str] = []
-    try:
-        tab = context.new_page()
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        yield tab
-    finally:
-        context.close()
-    assert not errors, f"script errors in the page: {errors}"
-
-
-@pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the tables' screenshots go: ``$KIBITZ_SCREENSHOTS``, else a temporary folder."""
-    folder = os.environ.get("KIBITZ_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+from playwright.sync_api import Page, expect  # noqa: E402
 
 
 # -- driving the page -------------------------------------------------------------------------
 
-def open_game(page: Page, server: str, slug: str, deal: int, ruleset: str = "standard") -> None:
-    """Start a new game of ``slug`` deal ``deal`` in the page and wait until its table is drawn."""
-    page.goto(f"{server}/?game={slug}&deal={deal}&ruleset={ruleset}")
-    expect(page.locator("#share")).to_have_text(f"deal #{deal}")
-    expect(page.locator("#counts")).to_have_text(re.compile(r"^0 moves "))
-    expect(page.locator("#table .card").first).to_be_attached()
-
-
-def state(page: Page) -> dict[str, Any]:
-    """The server's view of the page's game (as the page itself would fetch it)."""
-    data: dict[str, Any] = page.evaluate("""async () => {
-      const id = new URLSearchParams(location.search).get('id');
-      return await (await fetch(`/api/play/${id}`)).json();
-    }""")
-    return data
-
-
-def wait_moves(page: Page, count: int) -> None:
-    """Wait until the table shows ``count`` moves played."""
-    expect(page.locator("#counts")).to_have_text(re.compile(rf"^{count} moves? "))
-
-
-def point(page: Page, selector: str, pile: str, exact: bool) -> tuple[float, float]:
-    """Where to click to reach ``selector`` (see :data:`POINT_ON`), once there is such a point."""
-    handle = page.wait_for_function(POINT_ON, arg=[selector, pile, exact], timeout=TIMEOUT_MS)
-    where: dict[str, float] = handle.json_value()
-    return where["x"], where["y"]
-
-
-def card_selector(pile: str, index: int) -> str:
-    """The card at ``index`` of ``pile`` on the table."""
-    return f'#table .card[data-pile="{pile}"][data-index="{index}"]'
-
-
 def top_index(page: Page, pile: str) -> int:
     """The index of the top card of ``pile`` on the table."""
     return int(page.locator(f'#table .card[data-pile="{pile}"]').last.get_attribute("data-index") or "-1")
-
-
-def click_card(page: Page, pile: str, index: int) -> None:
-    """Click a card where it shows, even when the cards above it cover most of it."""
-    page.mouse.click(*point(page, card_selector(pile, index), pile, True))
 
 
 def click_pile(page: Page, pile: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -20,11 +20,11 @@ import kibitz
 from kibitz.autoplay import finishing_moves
 from kibitz.solver import Limits, Outcome, solve
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, start_server, stop
-# test_e2e skips this module too when Playwright or Chromium is missing (outside CI).
-from .test_e2e import IN_CI, TIMEOUT_MS, VIEWPORT, click_card, open_game, state, wait_moves
+from .browser import played_through_api
+# .pages skips this module when Playwright or Chromium is missing (outside CI).
+from .pages import IN_CI, VIEWPORT, click_card, game_id, open_game, state, type_move, wait_moves
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
 # Hides or shows the page as the browser does when the tab is switched: the document says so
 # and fires visibilitychange.
@@ -60,63 +60,10 @@ ACT_AND_MEASURE = """async ([kind, what]) => {
 }""" % CARD_OFFSETS
 
 
-# -- the server and the browser -----------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
-    try:
-        yield url
-    finally:
-        stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    """A fresh browser context (its own storage); fails the test on any script error in its pages."""
-    errors: list[str] = []
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(TIMEOUT_MS)
-    expect.set_options(timeout=TIMEOUT_MS)
-    context.on("page", lambda tab: tab.on("pageerror", lambda error: errors.append(str(error))))
-    try:
-        yield context
-    finally:
-        context.close()
-    assert not errors, f"script errors in the page: {errors}"
-
-
-@pytest.fixture
-def page(context: BrowserContext) -> Page:
-    return context.new_page()
-
-
 # -- helpers --------------------------------------------------------------------------------
 
-def type_move(page: Page, move: str) -> None:
-    """Play ``move`` by typing it in notation, and wait for the table to show it."""
-    played = re.match(r"\d+", page.locator("#counts").text_content() or "")
-    assert played, "the move count should show"
-    before = int(played[0])
-    page.locator("#movebox").fill(move)
-    page.locator("#movebox").press("Enter")
-    wait_moves(page, before + 1)
-
-
 def statistics_row(server: str, slug: str, ruleset: str) -> dict[str, Any] | None:
+    """The statistics of ``slug`` under ``ruleset``, if any game of it counted."""
     rows = httpx.get(f"{server}/api/stats").json()["stats"]
     return next((row for row in rows if row["game"] == slug and row["ruleset"] == ruleset), None)
 
@@ -126,29 +73,12 @@ def clock_text(page: Page) -> str:
     return (page.locator("#counts").text_content() or "").split(" · ")[-1]
 
 
-def game_id(page: Page) -> str:
-    found = re.search(r"[?&]id=([\w-]+)", page.url)
-    assert found, page.url
-    return found[1]
-
-
 @pytest.fixture(scope="module")
 def winning_line() -> list[str]:
     """Tournament deal 1 (standard rules), won by the solver."""
     result = solve(kibitz.game("tournament").deal(1), Limits(seconds=30))
     assert result.outcome is Outcome.WON
     return [str(move) for move in result.moves]
-
-
-def played_through_api(server: str, slug: str, deal: int, moves: list[str], ruleset: str = "standard") -> str:
-    """A new game of ``slug`` with ``moves`` played through the API; its id."""
-    with httpx.Client(base_url=server, timeout=30) as client:
-        view = client.post(f"/api/games/{slug}/new", json={"deal": deal, "ruleset": ruleset}).json()
-        for count, move in enumerate(moves):
-            response = client.post(f"/api/play/{view['id']}/move", json={"move": move, "expected_moves": count})
-            assert response.status_code == 200, response.text
-    game: str = view["id"]
-    return game
 
 
 # -- never losing a game ---------------------------------------------------------------------------
@@ -320,7 +250,7 @@ def test_cards_glide_unless_reduced_motion_is_asked_for(browser: Browser, page: 
                 open_game(still, server, "cicely", 1)
             found = act_and_measure(still, kind, what)
             assert found["animations"] == 0 and max(found["offsets"]) < 0.5, what
-        gid = played_through_api(server, "tournament", 1, winning_line[:-1])   # and no celebration
+        gid = played_through_api(server, "tournament", 1, winning_line[:-1])["id"]   # and no celebration
         still.goto(f"{server}/?id={gid}")
         wait_moves(still, len(winning_line) - 1)
         type_move(still, winning_line[-1])
@@ -354,7 +284,7 @@ def test_animation_can_be_turned_off_and_settings_are_remembered(page: Page, ser
 # -- a game's end ----------------------------------------------------------------------------------
 
 def test_the_finished_panel_belongs_to_its_game(page: Page, server: str, winning_line: list[str]) -> None:
-    gid = played_through_api(server, "tournament", 1, winning_line[:-1])
+    gid = played_through_api(server, "tournament", 1, winning_line[:-1])["id"]
     page.goto(f"{server}/?id={gid}")
     wait_moves(page, len(winning_line) - 1)
     expect(page.locator("#overlay")).to_be_hidden()
@@ -389,7 +319,7 @@ def test_finish_plays_the_certain_end_by_a_click_or_on_its_own(page: Page, serve
         state_at = state_at.apply(winning_line[certain])
         certain += 1
     assert 0 < certain < len(winning_line) - 1
-    gid = played_through_api(server, "tournament", 1, winning_line[:certain - 1])
+    gid = played_through_api(server, "tournament", 1, winning_line[:certain - 1])["id"]
     page.goto(f"{server}/?id={gid}")
     wait_moves(page, certain - 1)
     expect(page.locator("#finish")).to_be_hidden()
@@ -400,7 +330,7 @@ def test_finish_plays_the_certain_end_by_a_click_or_on_its_own(page: Page, serve
     assert state(page)["status"] == "won"
     expect(page.locator("#finish")).to_be_hidden()
 
-    gid = played_through_api(server, "tournament", 1, winning_line[:certain - 1])
+    gid = played_through_api(server, "tournament", 1, winning_line[:certain - 1])["id"]
     page.goto(f"{server}/?id={gid}")
     wait_moves(page, certain - 1)
     page.locator("#autofinish").check()

@@ -14,30 +14,22 @@ A screenshot of every game at every size (at the stage a third of the way) goes 
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-import httpx
 import pytest
 
 import kibitz
 from kibitz.solver import Limits, Outcome, solve
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, start_server, stop
+from .browser import played_through_api
+# .pages skips this module when Playwright or Chromium is missing (outside CI).
+from .pages import new_context
 
-IN_CI = bool(os.environ.get("CI"))
-if not IN_CI:
-    pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (scripts/setup test)")
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect  # noqa: E402
 
-if not os.access(CHROMIUM, os.X_OK) and not IN_CI:
-    pytest.skip(f"the browser tests need chromium at {CHROMIUM} (scripts/setup test installs it)",
-                allow_module_level=True)
-
-TIMEOUT_MS = 20_000
 SIZES: list[ViewportSize] = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768},
                              {"width": 1920, "height": 1080}, {"width": 390, "height": 844}]
 LINES = [(info.slug, "standard") for info in kibitz.games()] + [("duchess", "pysolfc"), ("tournament", "pysolfc")]
@@ -100,37 +92,7 @@ class Stage:
     view: dict[str, Any]
 
 
-# -- the server, the browser and the games ------------------------------------------------
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    process, url = start_server(tmp_path_factory.mktemp("kibitz-data"))
-    try:
-        yield url
-    finally:
-        stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
-
-
-@pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = os.environ.get("KIBITZ_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
+# -- the games ------------------------------------------------------------------------------------
 
 def winning_line(slug: str, ruleset: str) -> tuple[int, list[str]]:
     """The first deal of the game the solver wins within 5 s, with its moves."""
@@ -160,39 +122,28 @@ def longest_pile_at(slug: str, ruleset: str, deal: int, moves: list[str]) -> int
 def stages(server: str) -> dict[tuple[str, str], list[Stage]]:
     """For every line: its games at the start, a third, two thirds, near the end and the longest pile."""
     found: dict[tuple[str, str], list[Stage]] = {}
-    with httpx.Client(base_url=server, timeout=30) as client:
-        for slug, ruleset in LINES:
-            deal, moves = winning_line(slug, ruleset)
-            counts = {"the start": 0, "a third": len(moves) // 3, "two thirds": 2 * len(moves) // 3,
-                      "near the end": max(0, len(moves) - 3),
-                      "the longest pile": longest_pile_at(slug, ruleset, deal, moves)}
-            found[slug, ruleset] = []
-            for name, count in counts.items():
-                view = client.post(f"/api/games/{slug}/new", json={"deal": deal, "ruleset": ruleset}).json()
-                for played, move in enumerate(moves[:count]):
-                    response = client.post(f"/api/play/{view['id']}/move",
-                                           json={"move": move, "expected_moves": played})
-                    assert response.status_code == 200, response.text
-                    view = response.json()
-                found[slug, ruleset].append(Stage(name, count, view["id"], view))
+    for slug, ruleset in LINES:
+        deal, moves = winning_line(slug, ruleset)
+        counts = {"the start": 0, "a third": len(moves) // 3, "two thirds": 2 * len(moves) // 3,
+                  "near the end": max(0, len(moves) - 3),
+                  "the longest pile": longest_pile_at(slug, ruleset, deal, moves)}
+        found[slug, ruleset] = []
+        for name, count in counts.items():
+            view = played_through_api(server, slug, deal, moves[:count], ruleset)
+            found[slug, ruleset].append(Stage(name, count, view["id"], view))
     return found
 
 
 @pytest.fixture
 def new_page(browser: Browser) -> Iterator[Any]:
     """Opens fresh pages (their own storage) of a given window size; fails on any script error."""
-    contexts = []
+    contexts: list[BrowserContext] = []
     errors: list[str] = []
 
     def open_page(size: ViewportSize) -> Page:
-        context = browser.new_context(viewport=size)
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        return page
+        contexts.append(new_context(browser, size, errors))
+        return contexts[-1].new_page()
 
-    expect.set_options(timeout=TIMEOUT_MS)
     try:
         yield open_page
     finally:
