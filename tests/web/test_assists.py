@@ -14,6 +14,9 @@ import re
 
 import httpx
 
+import kibitz
+from kibitz.moves import DEAL
+
 # .pages skips this module when Playwright or Chromium is missing (outside CI).
 from .pages import open_game, state, type_move, wait_moves
 
@@ -58,6 +61,18 @@ def test_the_chance_to_win_and_the_hint_see_only_what_the_player_sees(page: Page
     assert background(page, "#message") != ANALYSIS_BACKGROUND
     expect(page.locator("#assisted")).to_be_hidden()
     assert state(page)["assisted"] is False
+
+
+def test_a_hint_to_deal_marks_the_stock(page: Page, server: str) -> None:
+    game = kibitz.game("grand-duchess")
+    deal = next(number for number in range(1, 500) if game.deal(number).legal_moves == (DEAL,))
+    open_game(page, server, "grand-duchess", deal)
+    page.locator("#hint").click()
+    expect(page.locator("#message")).to_have_text(re.compile(r"^hint: deal"))
+    expect(page.locator("#table .slot.stock.hinted")).to_have_count(1)
+    hinted = page.locator("#table .card.hinted")
+    expect(hinted).to_have_count(1)
+    assert hinted.get_attribute("data-pile") == game.pile_names()[game.stock]
 
 
 def test_the_analysis_mode_is_labelled_and_marks_the_game_assisted(page: Page, server: str) -> None:

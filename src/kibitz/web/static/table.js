@@ -23,6 +23,11 @@ function slotContent(spec, play) {
  * cursor's pile (``cursor``) and ``isMovable(pile, index)``.
  * Returns each pile's box on the table, for dropping cards on it.
  */
+/** Whether the slot of pile ``spec`` is marked for ``hint``: the target of a move, or the stock of a deal. */
+function hintsPile(hint, spec) {
+  return Boolean(hint) && (hint.deal ? spec.kind === 'stock' : hint.dst === spec.name);
+}
+
 export function drawTable(element, layout, marks) {
   const {info, play, selected, hint, cursor, isMovable} = marks;
   const specs = Object.fromEntries(info.piles.map((p) => [p.name, p]));
@@ -30,7 +35,7 @@ export function drawTable(element, layout, marks) {
   const parts = [], geometry = {};
   for (const slot of layout.slots) {
     const name = slot.pile, spec = specs[name];
-    const classes = ['slot', spec.kind, name === cursor ? 'cursor' : '', hint && hint.dst === name ? 'hinted' : ''];
+    const classes = ['slot', spec.kind, name === cursor ? 'cursor' : '', hintsPile(hint, spec) ? 'hinted' : ''];
     // The band above the slot holds the pile's name, and the count of a squared pile.
     const count = slot.fan === 'none' && slot.count > 1 ? `<span class="count">${slot.count}</span>` : '';
     parts.push(`<div class="${classes.join(' ').trim()}" data-pile="${name}" style="left:${px(slot.x)};top:${px(slot.y)};` +
@@ -45,7 +50,8 @@ export function drawTable(element, layout, marks) {
     const movable = faceUp && (index === length - 1 || isMovable(name, index));
     const isSelected = selected && selected.pile === name && index >= selected.index &&
       (selected.single ? index === selected.index : true);
-    const isHinted = hint && hint.src === name && (hint.pos === null ? index >= length - hint.size : index === hint.pos);
+    const isHinted = hint && (hint.deal ? spec.kind === 'stock' && index === length - 1
+      : hint.src === name && (hint.pos === null ? index >= length - hint.size : index === hint.pos));
     const classes = ['card', movable ? 'movable' : '', isSelected ? 'selected' : '', isHinted ? 'hinted' : ''];
     parts.push(`<div class="${classes.join(' ').trim()}" data-pile="${name}" data-index="${index}" ` +
       `style="left:${px(card.x)};top:${px(card.y)};${size};z-index:${card.z}" title="${code ? cardName(code) : ''}">` +
