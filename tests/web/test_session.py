@@ -119,6 +119,22 @@ def test_a_new_deal_mid_game_asks_first_and_giving_up_counts_as_lost(page: Page,
     assert httpx.get(f"{server}/api/play/{started}").json()["result"] == "lost"
 
 
+def test_asking_again_as_the_dialog_closes_still_waits_for_the_answer(page: Page, server: str) -> None:
+    """The dialog's close event comes a moment after it closes: a new question asked in that
+    moment (a quick player) must not take that late event for its own answer."""
+    open_game(page, server, "duchess", 4)
+    started = game_id(page)
+    type_move(page, state(page)["legal"][0])
+    page.locator("#random").click()
+    expect(page.locator("#giveup")).to_be_visible()
+    # Close with no answer and ask again in the same moment, before the close event comes.
+    page.evaluate("() => { document.getElementById('giveup').close(); document.getElementById('random').click(); }")
+    expect(page.locator("#giveup")).to_be_visible()
+    page.locator("#giveup").get_by_role("button", name="Give up and deal anew").click()
+    expect(page).not_to_have_url(re.compile(started))
+    wait_moves(page, 0)
+
+
 def test_the_continue_list_resumes_a_game_in_progress(page: Page, server: str) -> None:
     open_game(page, server, "kingsdown-eights", 5)
     left = game_id(page)

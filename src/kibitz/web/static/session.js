@@ -110,12 +110,25 @@ export function askGiveUp(play) {
   const dialog = $('giveup');
   $('giveuptext').textContent = `${play.name}, ${dealWords(play)}: ${play.moves} move${play.moves === 1 ? '' : 's'} ` +
     'played. Dealing anew gives this game up, and a game given up counts as lost in the statistics.';
+  // The dialog's close event comes a moment after it closes: a question asked again in that
+  // moment answers the earlier one no, and the late event of the earlier close is ignored.
+  if (pendingGiveUp) pendingGiveUp(false);
   dialog.returnValue = '';
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), {once: true});
+    const onClose = () => { if (!dialog.open) answer(dialog.returnValue === 'yes'); };
+    const answer = (yes) => {
+      if (pendingGiveUp === answer) pendingGiveUp = null;
+      dialog.removeEventListener('close', onClose);
+      resolve(yes);
+    };
+    pendingGiveUp = answer;
+    dialog.addEventListener('close', onClose);
     dialog.showModal();
   });
 }
+
+/** The answer of the give-up question still waiting for its dialog's close event, if any. */
+let pendingGiveUp = null;
 
 // -- games in progress ---------------------------------------------------------------------------
 
