@@ -18,7 +18,7 @@ from kibitz import difficulty
 
 # .pages skips this module when Playwright or Chromium is missing (outside CI).
 from .pages import game_id, open_game, state, type_move, wait_moves
-from .test_levels_api import game_with_easy_and_hard
+from .test_levels_api import game_with_easy_and_hard, unmet_choice
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -95,25 +95,25 @@ def test_only_deals_that_can_be_won(page: Page, server: str) -> None:
 
 
 def test_a_choice_no_rated_deal_meets_is_said_and_gives_nothing_up(page: Page, server: str) -> None:
-    slug = next(info for info in difficulty.ratings().rated if not difficulty.deals(info[0], "pysolfc"))[0]
-    open_game(page, server, slug, 3, "pysolfc")
+    slug, ruleset, level = unmet_choice()
+    open_game(page, server, slug, 3, ruleset)
     type_move(page, state(page)["legal"][0])
     before = game_id(page)
-    page.locator("#level").select_option("easy")
+    page.locator("#level").select_option(level)
     page.locator("#random").click()
-    expect(page.locator("#message")).to_have_text(re.compile(r"^no easy rated deal of .* \(pysolfc rules\) .*"
+    expect(page.locator("#message")).to_have_text(re.compile(rf"^no {level} rated deal of .* \({ruleset} rules\) .*"
                                                              r"choose another level, or Any$"))
     expect(page.locator("#giveup")).to_be_hidden()
     assert game_id(page) == before and state(page)["moves"] == 1 and state(page)["result"] is None
 
 
 def test_a_first_load_whose_choice_no_deal_meets_deals_any_deal_and_says_why(page: Page, server: str) -> None:
-    slug = next(info for info in difficulty.ratings().rated if not difficulty.deals(info[0], "pysolfc"))[0]
+    slug, ruleset, level = unmet_choice()
     open_game(page, server, slug, 4)
-    page.evaluate("() => localStorage.setItem('kibitz-setting-level', 'easy')")
-    page.goto(f"{server}/?game={slug}&ruleset=pysolfc")
+    page.evaluate(f"() => localStorage.setItem('kibitz-setting-level', '{level}')")
+    page.goto(f"{server}/?game={slug}&ruleset={ruleset}")
     wait_moves(page, 0)
-    expect(page.locator("#level")).to_have_value("easy")
-    expect(page.locator("#message")).to_have_text(re.compile(r"^no easy rated deal of .*; here is a deal of any level$"))
-    assert state(page)["ruleset"] == "pysolfc" and state(page)["random_deal"] is True
+    expect(page.locator("#level")).to_have_value(level)
+    expect(page.locator("#message")).to_have_text(re.compile(rf"^no {level} rated deal of .*; here is a deal of any level$"))
+    assert state(page)["ruleset"] == ruleset and state(page)["random_deal"] is True
     check_withheld(page)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import kibitz
 from kibitz import difficulty
+from kibitz.rules import RULESETS
 from kibitz.difficulty import LEVELS, Level
 
 from .conftest import TestClient
@@ -21,6 +23,17 @@ def game_with_easy_and_hard() -> str:
         if ruleset == "standard" and counts["easy"].deals and counts["hard"].winnable:
             return slug
     raise AssertionError("no game has easy and hard rated deals")
+
+
+def unmet_choice() -> tuple[str, str, Level]:
+    """A game, ruleset and level that no rated deal meets (every game has a level the strong
+    agent's shares leave empty in some ruleset, or a ruleset without ratings)."""
+    for info in kibitz.games():
+        for ruleset in RULESETS:
+            for level in LEVELS:
+                if not difficulty.deals(info.slug, ruleset, level):
+                    return info.slug, ruleset, level
+    raise AssertionError("every level of every game and ruleset has rated deals")
 
 
 def new_rated(client: TestClient, slug: str, **choice: Any) -> dict[str, Any]:
@@ -85,12 +98,11 @@ def test_without_a_choice_a_random_deal_is_any_deal(client: TestClient) -> None:
 
 
 def test_choices_nobody_meets_and_wrong_choices_are_refused_in_words(client: TestClient) -> None:
+    unmet, ruleset, level = unmet_choice()
+    message = refused(client.post(f"/api/games/{unmet}/new", json={"ruleset": ruleset, "level": level}), 404)
+    assert message.startswith(f"no {level} rated deal of ") and f"({ruleset} rules)" in message
+    assert message.endswith("choose another level, or Any")
     slug = game_with_easy_and_hard()
-    ratings = difficulty.ratings()
-    if not ratings.deals(slug, "pysolfc"):
-        message = refused(client.post(f"/api/games/{slug}/new", json={"ruleset": "pysolfc", "level": "easy"}), 404)
-        assert message.startswith("no easy rated deal of ") and "(pysolfc rules)" in message
-        assert message.endswith("choose another level, or Any")
     message = refused(client.post(f"/api/games/{slug}/new", json={"level": "trivial"}), 400)
     assert message == "level must be one of: easy, medium, hard, any"
     message = refused(client.post(f"/api/games/{slug}/new", json={"level": "easy", "deal": 5}), 400)
