@@ -165,13 +165,12 @@ def remembered(observation: Observation) -> Memory:
     if not played or len(earlier) != len(played):
         return {}
     views = earlier + (observation.view,)
-    tracker = _last[0] if _last and _last[0].game.slug == observation.slug \
-        and _last[0].game.ruleset == observation.ruleset and _last[0].follows(views, played) else None
-    if tracker is None:
-        _last.clear()  # a tracker that fails halfway is not kept
-        tracker = _Tracker(observation, views[0])
+    last = _last.pop() if _last else None  # taken out: a tracker that fails halfway is not kept
+    if last is not None and (last.game.slug, last.game.ruleset) == (observation.slug, observation.ruleset) \
+            and last.follows(views, played):
+        tracker = last
     else:
-        _last.clear()
+        tracker = _Tracker(observation, views[0])
     for t in range(len(tracker.played), len(played)):
         tracker.step(played[t], views[t + 1])
     _last.append(tracker)
