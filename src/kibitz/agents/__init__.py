@@ -25,7 +25,7 @@ import random
 
 from kibitz.agents.base import Agent, Chance, Decision, NoMoveError
 from kibitz.agents.observation import Observation, observe
-from kibitz.agents.setting import HINT, SETTINGS, STUDY, Setting
+from kibitz.agents.setting import CHANCE, HINT, SETTINGS, STUDY, Setting
 from kibitz.errors import KibitzError
 
 AGENTS = ("random", "greedy", "strong")
@@ -58,12 +58,12 @@ def agent(name: str, setting: Setting = HINT) -> Agent:
     raise UnknownAgentError(f"unknown agent {name!r}; the agents are: {', '.join(AGENTS)}")
 
 
-def chance(observation: Observation, rng: random.Random, setting: Setting = HINT) -> Chance:
+def chance(observation: Observation, rng: random.Random, setting: Setting = CHANCE) -> Chance:
     """The chance to win from here, from the deals that fit ``observation`` that ``setting``
     draws (see :class:`Chance` for what it means)."""
     from kibitz.agents.strong import chance as estimate
     return estimate(observation, rng, setting)
 
 
-__all__ = ["AGENTS", "AGENT_VERSIONS", "Agent", "Chance", "Decision", "HINT", "NoMoveError", "Observation",
+__all__ = ["AGENTS", "AGENT_VERSIONS", "Agent", "CHANCE", "Chance", "Decision", "HINT", "NoMoveError", "Observation",
            "SEARCHING", "SETTINGS", "STUDY", "Setting", "UnknownAgentError", "agent", "chance", "observe"]

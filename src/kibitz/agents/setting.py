@@ -56,3 +56,8 @@ HINT = Setting("hint", samples=24, least=6, nodes=700, budget=5_000, candidates=
 STUDY = Setting("study", samples=12, least=4, nodes=600, budget=3_000, candidates=2)
 """Cheaper, for playing many games."""
 SETTINGS = {setting.name: setting for setting in (HINT, STUDY)}
+"""The strong agent's settings, by name."""
+CHANCE = Setting("chance", samples=40, least=10, nodes=700, budget=20_000)
+"""The chance to win from here (:func:`kibitz.agents.chance`): up to 40 deals, at least 10,
+drawn until their searches have used 20,000 nodes; bounded by nodes, not time, so that the
+same position, game so far and seed give the same chance on any machine and under any load."""

@@ -42,8 +42,6 @@ MAX_LINE = 1000
 """The longest line of input acted on, in characters (a file name included)."""
 MAX_STEPS = 10**6
 """The most moves one ``undo N`` or ``redo N`` takes."""
-CHANCE_SAMPLES = 40
-"""Deals sampled for ``chance``."""
 ANALYSIS_SECONDS = 5.0
 """How long the solver of ``analysis`` searches."""
 ANALYSIS = "solver (sees every card)"
@@ -527,8 +525,8 @@ class PlaySession:
         """The chance to win from here, from deals that fit what the player sees."""
         if self._over("chance"):
             return True
-        from kibitz.agents import HINT, chance
-        found = chance(self.observation(), random.Random(self._seed()), HINT.but(samples=CHANCE_SAMPLES, budget=None))
+        from kibitz.agents import chance
+        found = chance(self.observation(), random.Random(self._seed()))   # agents.CHANCE: bounded by nodes
         undecided = f", {found.unknown} undecided" if found.unknown else ""
         self.say(f"chance to win from here: about {round(found.share * 100)}% "
                  f"(from {plural(found.samples, 'sampled deal')}{undecided})")

@@ -311,8 +311,9 @@ async def hint(request: Request) -> Response:
 
 
 async def winnable(request: Request) -> Response:
-    """The chance to win from here, from deals sampled to fit what the player sees (for up to
-    ``seconds``); with ``"peek": true`` the solver's verdict on the true state."""
+    """The chance to win from here, from deals sampled to fit what the player sees (as many
+    as a node budget allows: the same on any machine); with ``"peek": true`` the solver's
+    verdict on the true state."""
     head, found = await ask(request, "chance", "winnable")
     if head["peek"]:
         verdict = found.get("winnable") if found is not None else {"won": True, "over": False}.get(head["status"])

@@ -32,7 +32,7 @@ from typing import Any, Awaitable, Callable, Literal
 import anyio
 import anyio.to_thread
 
-from kibitz.agents import HINT, Chance, Observation
+from kibitz.agents import HINT, Observation
 from kibitz.printable import printable
 from kibitz.state import State
 
@@ -40,10 +40,9 @@ Answer = dict[str, Any] | None
 """What a search found, as JSON-ready data (``None``: nothing, the worker died or hung)."""
 StopCheck = Callable[[], Awaitable[bool]]
 
-CHANCE_SAMPLES = 40
-"""Deals sampled for the chance to win, unless its time runs out first."""
-HINT_SECONDS = 3.0
-"""The time a fair hint is expected to take at most (it is bounded by its node budget)."""
+FAIR_SECONDS = 3.0
+"""The time a fair answer (hint, chance to win) is expected to take at most: each is bounded by
+a node budget, not by time."""
 WORKER_NICENESS = 10
 """How much lower than the server a worker's scheduling priority is (Unix ``nice``)."""
 POLL_SECONDS = 0.02
@@ -61,7 +60,8 @@ AnalysisKind = Literal["hint", "winnable"]
 @dataclass(frozen=True)
 class FairQuestion:
     """A question answered from what the player sees: ``hint`` (the strong agent's move) or
-    ``chance`` (the chance to win from here, sampling for at most ``seconds``)."""
+    ``chance`` (the chance to win from here). Both are bounded by node budgets; ``seconds``
+    only lengthens the time after which the worker is given up as stuck."""
 
     kind: FairKind
     observation: Observation
@@ -107,17 +107,7 @@ def fair_answer(question: FairQuestion) -> dict[str, Any]:
     if question.kind == "hint":
         decision = agent("strong", HINT).decide(observation, rng)
         return {"move": str(decision.move), "reason": decision.reason, "samples": decision.samples}
-    # The samples are drawn in turn from one generator, so stopping early for time gives the
-    # first of the very samples a longer search would see.
-    deadline = time.monotonic() + question.seconds
-    one = HINT.but(samples=1, least=1, budget=None)
-    total = Chance(0, 0, 0)
-    while total.samples < CHANCE_SAMPLES:
-        found = chance(observation, rng, one)
-        total = Chance(total.won + found.won, total.lost + found.lost, total.unknown + found.unknown)
-        if time.monotonic() >= deadline:
-            break
-    return total.as_dict()
+    return chance(observation, rng).as_dict()   # bounded by nodes (agents.CHANCE), not by time
 
 
 def analysis_answer(question: AnalysisQuestion) -> dict[str, Any]:
@@ -133,8 +123,8 @@ def analysis_answer(question: AnalysisQuestion) -> dict[str, Any]:
 def time_allowed(question: Question) -> float:
     """How long ``question`` may take before its worker is given up as stuck."""
     seconds = question.seconds
-    if isinstance(question, FairQuestion) and question.kind == "hint":
-        seconds = max(seconds, HINT_SECONDS)
+    if isinstance(question, FairQuestion):
+        seconds = max(seconds, FAIR_SECONDS)
     return seconds + GRACE_SECONDS
 
 
