@@ -226,8 +226,8 @@ def test_ray_backend_plays_the_same_games_as_local(tmp_path: Path) -> None:
     with Store(tmp_path / "local.db") as store:
         run_odds(plan, store)
         local = list(store.plays())
-    with Store(tmp_path / "ray.db") as store:
-        run_odds(plan, store, ray_runner(None))
+    with Store(tmp_path / "ray.db") as store, ray_runner(None) as runner:
+        run_odds(plan, store, runner)
         on_ray = list(store.plays())
     assert len(local) == len(plan.deals)
     assert comparable(on_ray) == comparable(local)

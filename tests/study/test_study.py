@@ -151,11 +151,27 @@ def test_ray_backend_gives_the_same_rows_as_local(tmp_path: Path) -> None:
     with Store(tmp_path / "local.db") as store:
         run_study(plan, store, stream=None)
         local = list(store.rows())
-    with Store(tmp_path / "ray.db") as store:
-        run_study(plan, store, ray_runner(None), stream=None)
+    with Store(tmp_path / "ray.db") as store, ray_runner(None) as runner:
+        run_study(plan, store, runner, stream=None)
         on_ray = list(store.rows())
     assert len(local) == len(plan.deals)
     assert comparable(on_ray) == comparable(local)
+
+
+def test_one_ray_runner_starts_ray_once_for_several_plans(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray", reason="the ray backend needs the cluster extra")
+    from kibitz.study.ray_backend import ray_runner
+    starts = []
+    start = ray.init
+    monkeypatch.setattr(ray, "init", lambda *args, **options: starts.append(options) or start(*args, **options))
+    plans = [StudyPlan(slug, "standard", [1, 2], timeout=None, workers=2, batch=1, nodes=NODES)
+             for slug in ("duchess", "parisienne")]
+    with Store(tmp_path / "ray.db") as store, ray_runner(None) as runner:
+        for plan in plans:
+            run_study(plan, store, runner, stream=None)
+            assert ray.is_initialized()
+        assert {row.game for row in store.rows()} == {"duchess", "parisienne"}
+    assert len(starts) == 1 and not ray.is_initialized()
 
 
 def test_wilson_interval() -> None:

@@ -285,7 +285,8 @@ def run_study_command(args: argparse.Namespace) -> int:
     deals = parse_deals(args.deals)
     for number in deals[:1] + deals[-1:]:
         check_deal_number(number)
-    backend: BatchRunner = choose_backend(args.backend, args.address) or run_local
+    ray = choose_backend(args.backend, args.address)
+    backend: BatchRunner = ray or run_local
     plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
                        undecided_only=args.undecided) for slug, ruleset in pairs]
     store = open_store(args.db)
@@ -306,6 +307,9 @@ def run_study_command(args: argparse.Namespace) -> int:
                          "run the same command again to continue\n")
         store.close()
         return 130
+    finally:
+        if ray is not None:
+            ray.close()   # Ray ran every plan: it stops once, after the last
     store.close()
     studied = "" if len(plans) == 1 else f" of {len(plans)} games and rulesets"
     sys.stderr.write(f"done: {solved:,} deals solved ({skipped:,} skipped){studied} into {db}; "
@@ -470,7 +474,8 @@ def run_odds_command(args: argparse.Namespace) -> int:
     from kibitz.study.odds import OddsPlan, OddsRunner, run_odds
     from kibitz.study.report import format_odds_table
     from kibitz.study.runner import run_local
-    backend: OddsRunner = choose_backend(args.backend, args.address) or run_local
+    ray = choose_backend(args.backend, args.address)
+    backend: OddsRunner = ray or run_local
     ruleset = ruleset or "standard"
     setting = args.setting or "study"
     seed = args.seed or 0
@@ -495,6 +500,9 @@ def run_odds_command(args: argparse.Namespace) -> int:
                          "run the same command again to continue\n")
         store.close()
         return 130
+    finally:
+        if ray is not None:
+            ray.close()
     lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted))
     store.close()
     sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "

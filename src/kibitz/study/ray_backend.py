@@ -13,22 +13,28 @@ from kibitz.study.runner import Plan, RowT, run_job
 
 
 class RayRunner:
-    """A batch runner on the Ray cluster at ``address`` (a new local cluster when ``None``)."""
+    """A batch runner on the Ray cluster at ``address`` (a new local cluster when ``None``).
+
+    Ray starts (or is joined) at the first plan and stays up for the next ones, so that a
+    command running several plans (``kibitz study all --ruleset all``) starts it once;
+    :meth:`close` shuts down what this runner started.
+    """
 
     def __init__(self, address: str | None = None) -> None:
         self.address = address
+        self.started = False
 
     def __call__(self, plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[RowT]], None]) -> None:
         try:
             import ray
         except ImportError:
             raise SystemExit("the ray backend needs Ray: pip install 'kibitz[cluster]'") from None
-        started_here = not ray.is_initialized()
-        if started_here:
+        if not ray.is_initialized():
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if self.address is None and plan.workers:
                 options["num_cpus"] = plan.workers
             ray.init(address=self.address, **options)
+            self.started = True
         pending: list[Any] = []
         try:
             task: Any = ray.remote(run_job)
@@ -41,10 +47,22 @@ class RayRunner:
         except BaseException:
             for reference in pending:
                 ray.cancel(reference, force=True)
+            self.close()
             raise
-        finally:
-            if started_here:
-                ray.shutdown()
+
+    def close(self) -> None:
+        """Shut down the Ray runtime this runner started (a cluster joined stays up: only
+        this process leaves it)."""
+        if self.started:
+            import ray
+            ray.shutdown()
+            self.started = False
+
+    def __enter__(self) -> RayRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def ray_runner(address: str | None = None) -> RayRunner:
