@@ -2,8 +2,9 @@
 
 Both draw deals consistent with the observation (:mod:`kibitz.agents.sampling`: a card the
 player saw earlier in the game keeps the place the moves took it to, the others are drawn at
-random) and search each with the solver under a node budget (so that every answer is reproducible); the
-:class:`~kibitz.agents.setting.Setting` says how many deals and how many nodes.
+random) and search each with the solver under a node budget (so that every answer is
+reproducible); the :class:`~kibitz.agents.setting.Setting` says how many deals and how many
+nodes.
 
 *The chance to win* (:func:`chance`) is the share of those deals that the solver wins from
 the current position. See :class:`Chance` for what that share means.
