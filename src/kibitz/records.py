@@ -23,14 +23,13 @@ line ends, which editors may add, are read as if absent.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from kibitz.deals import check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, RecordError, quoted
+from kibitz.files import write_atomically
 from kibitz.history import History, ReplayError
 from kibitz.moves import Move, parse_move
 from kibitz.printable import printable
@@ -220,15 +219,7 @@ def save(history: History, path: str | Path) -> Path:
                           f"{size:,} bytes, more than a record can be ({MAX_RECORD_BYTES:,})")
     if path.exists() and not path.is_file():
         raise RecordError(f"{name}: cannot write (it is a folder or a device, not a record file)")
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, temporary = tempfile.mkstemp(prefix=path.name, suffix=".kibitz.tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text)
     return path
 
 

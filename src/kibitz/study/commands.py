@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from kibitz import compiled, native
 from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, quoted
+from kibitz.files import write_atomically
 from kibitz.printable import printable
 from kibitz.registry import game as find_game
 
@@ -343,12 +342,17 @@ def run_report(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")
         return 0
     if not lines:
-        chosen = "".join(f" {flag} {value}" for flag, value in (("--game", args.game), ("--deals", args.deals))
-                         if value is not None)
-        sys.stdout.write(printable(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}") + "\n")
+        sys.stdout.write(printable(no_results(args)) + "\n")
         return 0
     sys.stdout.write(format_table(lines) + "\n")
     return 0
+
+
+def no_results(args: argparse.Namespace) -> str:
+    """What ``kibitz report`` says when the results file holds no row for its choice."""
+    chosen = "".join(f" {flag} {value}" for flag, value in (("--game", args.game), ("--deals", args.deals))
+                     if value is not None)
+    return f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}"
 
 
 def report_markdown(args: argparse.Namespace, lines: list[Line]) -> int:
@@ -356,10 +360,7 @@ def report_markdown(args: argparse.Namespace, lines: list[Line]) -> int:
     lines of FILE (the rest of FILE kept); never an empty table."""
     from kibitz.study.report import embed_table, format_table
     if not lines:
-        chosen = "".join(f" {flag} {value}" for flag, value in (("--game", args.game), ("--deals", args.deals))
-                         if value is not None)
-        raise KibitzError(f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}: "
-                          "no table to write")
+        raise KibitzError(f"{no_results(args)}: no table to write")
     table = format_table(lines)
     if not args.markdown:
         sys.stdout.write(table + "\n")
@@ -377,14 +378,9 @@ def report_markdown(args: argparse.Namespace, lines: list[Line]) -> int:
     except ValueError as error:
         raise KibitzError(f"{name}: {error}") from None
     if rewritten != document:
-        folder = path.parent if str(path.parent) else Path(".")
-        fd, temporary = tempfile.mkstemp(prefix=path.name, suffix=".kibitz.tmp", dir=folder)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
-                file.write(rewritten)
-            os.replace(temporary, path)
+            write_atomically(path, rewritten, newline="")
         except OSError as error:
-            Path(temporary).unlink(missing_ok=True)
             raise KibitzError(f"cannot write {name}: {error.strerror or error}") from None
     state = "written into" if rewritten != document else "already up to date in"
     sys.stderr.write(f"the table of {len(lines):,} lines {state} {name}\n")
