@@ -17,17 +17,17 @@ function slotContent(spec, play) {
   return '';
 }
 
+/** Whether the slot of pile ``spec`` is marked for ``hint``: the target of a move, or the stock of a deal. */
+function hintsPile(hint, spec) {
+  return Boolean(hint) && (hint.deal ? spec.kind === 'stock' : hint.dst === spec.name);
+}
+
 /**
  * Draws ``layout`` into ``element``. ``marks``: the game's description (``info``) and view
  * (``play``), the picked-up card (``selected``), the hinted move (``hint``), the keyboard
  * cursor's pile (``cursor``) and ``isMovable(pile, index)``.
  * Returns each pile's box on the table, for dropping cards on it.
  */
-/** Whether the slot of pile ``spec`` is marked for ``hint``: the target of a move, or the stock of a deal. */
-function hintsPile(hint, spec) {
-  return Boolean(hint) && (hint.deal ? spec.kind === 'stock' : hint.dst === spec.name);
-}
-
 export function drawTable(element, layout, marks) {
   const {info, play, selected, hint, cursor, isMovable} = marks;
   const specs = Object.fromEntries(info.piles.map((p) => [p.name, p]));
