@@ -192,14 +192,8 @@ def sample(observation: Observation, rng: random.Random, memory: Memory | None =
     unseen = check_cards(observation)
     if memory is None:
         memory = remembered(observation)
-    free = unseen
-    if memory:
-        left = Counter(unseen) - Counter(memory.values())
-        free = []
-        for card in unseen:
-            if left[card]:
-                free.append(card)
-                left[card] -= 1
+    # the cards never seen, in card order as ``unseen`` is
+    free = list((Counter(unseen) - Counter(memory.values())).elements()) if memory else unseen
     for _ in range(MAX_ATTEMPTS):
         rng.shuffle(free)
         if memory:
