@@ -86,6 +86,24 @@ def test_grand_duchess_plays_out_and_proves_as_in_python(ruleset: str, on_both: 
     assert {row["outcome"] for row in expected} >= {"unknown"}
 
 
+@pytest.mark.parametrize("slug", ["cicely", "kingsdown-eights", "tournament", "duchess"])
+def test_a_full_table_stops_the_search_as_in_python(slug: str, on_both: None) -> None:
+    """The native table keeps 128-bit hashes of the keys, Python the keys: both fill after
+    the same positions and report the same counters."""
+    def memory_limited() -> list[dict[str, object]]:
+        rows = []
+        for number in (88, 3):
+            row = solve(kibitz.game(slug).deal(number), Limits(seconds=None, table=150)).as_dict()
+            del row["seconds"]
+            rows.append(row)
+        return rows
+
+    expected = memory_limited()
+    native.use("native")
+    assert memory_limited() == expected
+    assert any(row["reason"] == "memory limit" for row in expected)
+
+
 def test_a_policy_of_another_class_searches_in_python(on_both: None) -> None:
     native.use("native")
     game = kibitz.game("cicely")

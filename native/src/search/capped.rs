@@ -5,6 +5,7 @@
 
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
+use crate::search::table::Key;
 use crate::search::policy::{Canonical, CappedRounds, Policy};
 
 /// Attempt `attempt` of the capped first pass over `full`.
@@ -36,8 +37,8 @@ impl<'a> Capped<'a> {
 }
 
 impl Policy for Capped<'_> {
-    fn key(&self, board: &Board, out: &mut Vec<u8>) {
-        self.full.key(board, out);
+    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
+        self.full.key(board, form)
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

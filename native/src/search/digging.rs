@@ -11,6 +11,7 @@ use smallvec::SmallVec;
 use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{Move, MoveList};
+use crate::search::table::Key;
 use crate::search::policy::{Canonical, Policy};
 use crate::search::noise::SplitMix64;
 use crate::search::random::crc32;
@@ -62,8 +63,8 @@ impl Digging<'_> {
 }
 
 impl Policy for Digging<'_> {
-    fn key(&self, board: &Board, out: &mut Vec<u8>) {
-        self.full.key(board, out);
+    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
+        self.full.key(board, form)
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
@@ -73,12 +74,15 @@ impl Policy for Digging<'_> {
             depths[pile] = Self::depth(board.pile(pile), wanted);
         }
         let mut noise = (self.attempt > 0).then(|| {
-            let piles = board.piles();
-            let parts = (0..piles).flat_map(|k| {
-                let separator: &[u8] = if k + 1 < piles { &[0xff] } else { &[] };
-                [board.pile(k), separator]
-            });
-            SplitMix64::new(u64::from(crc32(parts)) ^ self.attempt.wrapping_mul(0x9E37_79B1))
+            // The piles joined by 0xff, as Python hashes them.
+            let mut joined: SmallVec<[u8; 256]> = SmallVec::new();
+            for k in 0..board.piles() {
+                if k > 0 {
+                    joined.push(0xff);
+                }
+                joined.extend_from_slice(board.pile(k));
+            }
+            SplitMix64::new(u64::from(crc32([joined.as_slice()])) ^ self.attempt.wrapping_mul(0x9E37_79B1))
         });
         let mut full = MoveList::new();
         self.full.ordered_moves(board, &mut full);

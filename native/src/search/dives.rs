@@ -2,13 +2,11 @@
 //! walks from the search's root that follow the move order but now and then take a later
 //! move, drawn from `random.Random(attempt)` as in Python. They prove nothing.
 
-use hashbrown::HashSet;
-use rustc_hash::FxBuildHasher;
-
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
 use crate::search::policy::{Dives, Policy};
 use crate::search::random::PyRandom;
+use crate::search::table::Table;
 use crate::search::Searcher;
 
 impl Searcher<'_> {
@@ -18,18 +16,17 @@ impl Searcher<'_> {
     pub(super) fn dive(&self, policy: &dyn Policy, dives: &Dives, root: &Board, attempt: u64) -> (Option<Vec<Move>>, u64) {
         let mut random = PyRandom::new(attempt);
         let mut played = 0u64;
-        let mut key = Vec::with_capacity(256);
+        let mut form = Vec::with_capacity(256);
         let mut moves = MoveList::new();
         let skips = dives.skips.len() as u64;
-        let mut seen: HashSet<Box<[u8]>, FxBuildHasher> = HashSet::default();
+        let mut seen = Table::default();
         let (mut current, mut spare) = (Board::default(), Board::default());
         for dive in 0..u64::from(dives.dives) {
             let skip = dives.skips[((attempt + dive) % skips) as usize];
             current.clone_from(root);
             let mut line = Vec::new();
             seen.clear();
-            policy.key(&current, &mut key);
-            seen.insert(key.as_slice().into());
+            seen.insert(policy.key(&current, &mut form));
             for _ in 0..dives.length {
                 moves.clear();
                 policy.ordered_moves(&current, &mut moves);
@@ -49,8 +46,7 @@ impl Searcher<'_> {
                 if self.is_won(&current) {
                     return (Some(line), played);
                 }
-                policy.key(&current, &mut key);
-                if !seen.insert(key.as_slice().into()) {
+                if !seen.insert(policy.key(&current, &mut form)) {
                     break;
                 }
             }

@@ -13,13 +13,11 @@ pub mod noise;
 mod playouts;
 pub mod policy;
 pub mod random;
+pub mod table;
 pub mod tournament;
 
 use std::time::{Duration, Instant};
 
-use hashbrown::hash_map::EntryRef;
-use hashbrown::HashMap;
-use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 
 use crate::apply::apply;
@@ -28,6 +26,7 @@ use crate::generate::{Move, MoveList};
 use capped::Capped;
 use digging::Digging;
 use policy::{Canonical, Policy, Probe};
+use table::Table;
 
 /// Nodes between clock readings (and the caller's check for Ctrl-C).
 pub const TIME_CHECK_EVERY: u64 = 512;
@@ -79,9 +78,6 @@ pub struct SearchResult {
 /// The moves from one position on the search path to the next: the move tried and the safe
 /// moves after it.
 type Line = SmallVec<[Move; 8]>;
-
-/// The transposition table: the keys of the positions met.
-type Table = HashMap<Box<[u8]>, (), FxBuildHasher>;
 
 /// What the search needs besides a policy: the game's rules, and a check for Ctrl-C.
 pub struct Searcher<'a> {
@@ -325,9 +321,9 @@ impl Searcher<'_> {
         }
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
-        let mut seen: Table = HashMap::default();
+        let mut seen = Table::default();
         let mut nodes = 0u64;
-        let mut key = Vec::with_capacity(256);
+        let mut form = Vec::with_capacity(256);
         let mut stack: Vec<Move> = Vec::with_capacity(1024);
         let done = |outcome, moves, reason, nodes, seen: &Table| SearchResult {
             outcome,
@@ -342,8 +338,7 @@ impl Searcher<'_> {
         if self.is_won(&root) {
             return done(Outcome::Won, prelude, None, nodes, &seen);
         }
-        policy.key(&root, &mut key);
-        seen.insert(key.as_slice().into(), ());
+        seen.insert(policy.key(&root, &mut form));
         if policy.is_hopeless(&root) {
             return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
         }
@@ -395,19 +390,14 @@ impl Searcher<'_> {
                 let path = frames.iter().flat_map(|f| f.line.iter().copied()).chain(line).collect();
                 return done(Outcome::Won, path, None, nodes, &seen);
             }
-            policy.key(&child, &mut key);
-            let full = seen.len() as u64 >= limits.table;
-            match seen.entry_ref(key.as_slice()) {
-                EntryRef::Occupied(_) => {
-                    pool.push(child);
-                    continue;
-                }
-                EntryRef::Vacant(_) if full => {
-                    return done(Outcome::Unknown, Vec::new(), Some(reasons::MEMORY_LIMIT), nodes, &seen);
-                }
-                EntryRef::Vacant(entry) => {
-                    entry.insert(());
-                }
+            let key = policy.key(&child, &mut form);
+            if !seen.insert(key) {
+                pool.push(child);
+                continue;
+            }
+            if seen.len() as u64 > limits.table {
+                seen.remove(&key); // the table was full: the position is not kept
+                return done(Outcome::Unknown, Vec::new(), Some(reasons::MEMORY_LIMIT), nodes, &seen);
             }
             if policy.is_hopeless(&child) {
                 pool.push(child);

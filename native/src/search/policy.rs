@@ -12,6 +12,7 @@ use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{generate, CardMove, Move, MoveList};
 use crate::search::grand_duchess::GrandDuchess;
+use crate::search::table::{self, Key};
 use crate::search::tournament::Tournament;
 use crate::spec::{Kind, Spec};
 
@@ -145,8 +146,9 @@ pub struct PolicySpec {
 
 /// What the search asks of a policy.
 pub trait Policy {
-    /// Writes the key of `board`: equal for positions that are the same for winning purposes.
-    fn key(&self, board: &Board, out: &mut Vec<u8>);
+    /// The key of `board`: equal for positions that are the same for winning purposes (a
+    /// hash of their canonical form, written into `form`; see [`crate::search::table`]).
+    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key;
     /// The moves to try, most promising first.
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList);
     /// A move to play without branching.
@@ -445,51 +447,62 @@ impl Canonical {
     }
 
     fn kingsdown_safe(&self, board: &Board) -> Option<Move> {
-        let mut thresholds = None;
+        // The cards some foundation takes now (suit * 13 + rank, as bits), and the thresholds.
+        let (mut wanted, mut shortest) = (0u64, [i32::MAX; 2]);
+        for (suit, piles) in self.suit_piles.iter().enumerate() {
+            for &f in piles {
+                let height = board.pile(f).len();
+                if height < 13 {
+                    wanted |= 1 << (suit * 13 + height);
+                }
+                shortest[suit / 2] = shortest[suit / 2].min(height as i32);
+            }
+        }
+        let thresholds = (shortest[0], shortest[1]);
         for &i in self.tableau.iter().chain(&self.reserve) {
             let Some(&top) = board.pile(i).last() else { continue };
             let card = top & IDENTITY;
-            let rank = usize::from(card % 13);
-            for &f in &self.suit_piles[usize::from(card / 13) % 4] {
-                if board.pile(f).len() == rank {
-                    let thresholds = *thresholds.get_or_insert_with(|| self.thresholds(board));
-                    if Self::is_dead(card, thresholds) {
-                        return Some(Move::Cards(CardMove { source: i as u8, target: f as u8, count: 1, index: None }));
-                    }
-                    break;
-                }
+            let (suit, rank) = (usize::from(card / 13) % 4, usize::from(card % 13));
+            if wanted & (1 << (suit * 13 + rank)) == 0 || !Self::is_dead(card, thresholds) {
+                continue;
             }
+            let f = *self.suit_piles[suit].iter().find(|&&f| board.pile(f).len() == rank)?;
+            return Some(Move::Cards(CardMove { source: i as u8, target: f as u8, count: 1, index: None }));
         }
         None
     }
 }
 
 impl Policy for Canonical {
-    fn key(&self, board: &Board, out: &mut Vec<u8>) {
-        out.clear();
-        out.extend(self.single.iter().map(|&f| board.pile(f).len() as u8));
+    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
+        form.clear();
+        form.extend(self.single.iter().map(|&f| board.pile(f).len() as u8));
         for &(first, second) in &self.spec.same_suit_pairs {
             let (a, b) = (board.pile(first).len() as u8, board.pile(second).len() as u8);
-            out.extend(if a <= b { [a, b] } else { [b, a] });
+            form.extend(if a <= b { [a, b] } else { [b, a] });
         }
-        out.push(board.round as u8);
-        out.push(board.base.unwrap_or(255));
-        out.push(0xff);
-        out.extend_from_slice(board.pile(self.game.stock));
-        out.push(0xff);
+        form.push(board.round as u8);
+        form.push(board.base.unwrap_or(255));
+        form.push(0xff);
+        form.extend_from_slice(board.pile(self.game.stock));
+        form.push(0xff);
         if let Some(waste) = self.waste {
-            out.extend_from_slice(board.pile(waste));
+            form.extend_from_slice(board.pile(waste));
         }
         for (piles, rule) in [(&self.tableau, self.spec.tableau), (&self.reserve, self.spec.reserve)] {
-            let mut group: SmallVec<[&[u8]; 16]> = piles.iter().map(|&k| board.pile(k)).collect();
             if self.interchangeable(rule, board) {
-                group.sort_unstable();
-            }
-            for pile in group {
-                out.push(0xff);
-                out.extend_from_slice(pile);
+                // The sum of the piles' hashes is the same in any order of the piles.
+                let sum = piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(table::hash(board.pile(k))));
+                form.push(0xfe);
+                form.extend_from_slice(&sum.to_le_bytes());
+            } else {
+                for &k in piles {
+                    form.push(0xff);
+                    form.extend_from_slice(board.pile(k));
+                }
             }
         }
+        table::hash(form)
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

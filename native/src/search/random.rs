@@ -141,32 +141,11 @@ impl PyRandom {
     }
 }
 
-/// The CRC-32 of each byte value (zlib's polynomial, reflected).
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut n = 0;
-    while n < 256 {
-        let mut crc = n as u32;
-        let mut bit = 0;
-        while bit < 8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
-            bit += 1;
-        }
-        table[n] = crc;
-        n += 1;
-    }
-    table
-};
-
 /// `zlib.crc32` of the concatenation of `parts`.
 pub fn crc32<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> u32 {
-    let mut crc = !0u32;
-    for part in parts {
-        for &byte in part {
-            crc = CRC_TABLE[usize::from((crc as u8) ^ byte)] ^ (crc >> 8);
-        }
-    }
-    !crc
+    let mut crc = crc32fast::Hasher::new();
+    parts.into_iter().for_each(|part| crc.update(part));
+    crc.finalize()
 }
 
 #[cfg(test)]
