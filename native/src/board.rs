@@ -1,6 +1,6 @@
 //! Positions owned by the search: every pile's cards in one buffer.
 
-use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
 
 use crate::cards::{face_up, rank};
 use crate::generate::CardMove;
@@ -12,16 +12,73 @@ use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     cards: Vec<u8>,
-    ends: SmallVec<[u16; MAX_PILES]>,
+    ends: Ends,
     pub round: u32,
     pub base: Option<u8>,
+}
+
+/// Where each pile's cards start and end in a board's buffer, in a fixed array: pile `k`
+/// is `bounds[k]..bounds[k + 1]` (`bounds[0]` is 0).
+#[derive(Clone, Debug)]
+struct Ends {
+    bounds: [u16; MAX_PILES + 1],
+    piles: usize,
+}
+
+impl Default for Ends {
+    fn default() -> Self {
+        Ends { bounds: [0; MAX_PILES + 1], piles: 0 }
+    }
+}
+
+impl Ends {
+    #[inline]
+    fn clear(&mut self) {
+        self.piles = 0;
+    }
+
+    /// The next pile ends at `end`.
+    #[inline]
+    fn push(&mut self, end: u16) {
+        self.piles += 1;
+        self.bounds[self.piles] = end;
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.piles
+    }
+
+    /// Where pile `k` starts and ends.
+    #[inline]
+    fn of(&self, k: usize) -> (usize, usize) {
+        (usize::from(self.bounds[k]), usize::from(self.bounds[k + 1]))
+    }
+
+    fn used(&self) -> &[u16] {
+        &self.bounds[..=self.piles]
+    }
+}
+
+impl PartialEq for Ends {
+    fn eq(&self, other: &Self) -> bool {
+        self.used() == other.used()
+    }
+}
+
+impl Eq for Ends {}
+
+impl Hash for Ends {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.used().hash(state);
+    }
 }
 
 impl Board {
     /// A board holding `piles`.
     pub fn new(piles: &[&[u8]], round: u32, base: Option<u8>) -> Board {
         let mut cards = Vec::with_capacity(piles.iter().map(|pile| pile.len()).sum());
-        let mut ends = SmallVec::new();
+        let mut ends = Ends::default();
         for pile in piles {
             cards.extend_from_slice(pile);
             ends.push(cards.len() as u16);
@@ -96,14 +153,14 @@ impl Board {
         for k in 0..self.piles() {
             let changed = k == source || k == target || (refill.is_some() && k == spec.stock);
             if !changed {
-                let end = usize::from(self.ends[k]);
+                let end = self.ends.of(k).1;
                 ends.push((cards.len() + end - from) as u16);
                 continue;
             }
             let cards_of = self.pile(k);
-            let start = end_of_previous(&self.ends, k);
+            let (start, end) = self.ends.of(k);
             cards.extend_from_slice(&self.cards[from..start]);
-            from = usize::from(self.ends[k]);
+            from = end;
             if k == source {
                 if let Some((stock, kept)) = refill {
                     cards.extend(stock[kept..].iter().rev().map(|&card| face_up(card)));
@@ -148,7 +205,9 @@ impl Board {
     /// The cards of pile `k`, bottom to top.
     #[inline]
     pub fn pile(&self, k: usize) -> &[u8] {
-        &self.cards[end_of_previous(&self.ends, k)..usize::from(self.ends[k])]
+        debug_assert!(k < self.piles(), "pile {k} of a board of {} piles", self.piles());
+        let (start, end) = self.ends.of(k);
+        &self.cards[start..end]
     }
 
     /// Every card, pile after pile.
@@ -163,15 +222,5 @@ impl Board {
             *slot = self.pile(k);
         }
         f(&Position { piles: &slices[..self.piles()], round: self.round, base: self.base })
-    }
-}
-
-/// Where pile `k` starts: where the pile before it ends.
-#[inline]
-fn end_of_previous(ends: &[u16], k: usize) -> usize {
-    if k == 0 {
-        0
-    } else {
-        usize::from(ends[k - 1])
     }
 }
