@@ -2,10 +2,12 @@
 
 use std::hash::{Hash, Hasher};
 
-use crate::cards::{face_up, rank};
+use crate::apply::can_click;
+use crate::cards::{face_down, face_up, rank, FACE_DOWN};
 use crate::generate::CardMove;
 use crate::position::{Edit, Position};
 use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
+use smallvec::SmallVec;
 
 /// A position the search keeps: the piles' cards one after another, where each ends, the
 /// round and the base rank.
@@ -188,6 +190,82 @@ impl Board {
         if matches!(spec.after_move, Some(AfterMove::ChooseBase)) && out.base.is_none() && spec.kinds[target] == Kind::Foundation {
             out.base = out.pile(target).last().map(|&card| rank(card));
         }
+        true
+    }
+
+    /// Makes `out` the board after a click on the stock (as [`crate::apply::click`] makes
+    /// it: a deal, or a redeal and the new round's deal), reusing its buffers; false (and
+    /// `out` untouched) when no click is allowed.
+    pub fn after_click_into(&self, spec: &Spec, out: &mut Board) -> bool {
+        let allowed = self.with_position(|position| can_click(spec, position));
+        if !allowed {
+            return false;
+        }
+        let mut round = self.round;
+        // The stock to deal from, bottom to top: a redeal's gathered piles, each taken from
+        // its top and turned face down.
+        let mut gathered: SmallVec<[u8; 128]> = SmallVec::new();
+        let mut emptied = 0u64;
+        let redeal = self.pile(spec.stock).is_empty();
+        if redeal {
+            let Some(redeal) = spec.stock_click.redeal.as_ref() else { return false };
+            for &pile in &redeal.gather {
+                gathered.extend(self.pile(pile).iter().rev().map(|&card| face_down(card)));
+                emptied |= 1 << pile;
+            }
+            round += 1;
+        }
+        let stock: &[u8] = if redeal { &gathered } else { self.pile(spec.stock) };
+        let deal_after = !redeal || spec.stock_click.redeal.as_ref().is_some_and(|r| r.deal_after);
+        let deal = spec.deal_in(round);
+        if deal.order.contains(&spec.stock) {
+            return false; // a deal onto the stock itself: left to the general apply
+        }
+        let packets = if deal_after { deal.passes * deal.order.len() } else { 0 };
+        let dealt = (packets * deal.packet).min(stock.len());
+        let kept = stock.len() - dealt;
+        let turned: u64 = if kept == 0 && deal_after {
+            deal.face_up_when_stock_empties.iter().fold(0, |set, &pile| set | 1 << pile)
+        } else {
+            0
+        };
+        let face_down_piles: u64 = deal.face_down.iter().fold(0, |set, &pile| set | 1 << pile);
+        // Packet `n` goes to pile `order[n % len]` and takes the stock's cards `n * packet ..`
+        // counted from its top: first how many each pile gets, then the cards into place.
+        let mut extra = [0u16; MAX_PILES];
+        for n in 0..packets {
+            let taken = ((n + 1) * deal.packet).min(dealt) - (n * deal.packet).min(dealt);
+            extra[deal.order[n % deal.order.len()]] += taken as u16;
+        }
+        out.cards.clear();
+        out.ends.clear();
+        let mut next = [0usize; MAX_PILES];
+        for k in 0..self.piles() {
+            if k == spec.stock {
+                out.cards.extend_from_slice(&stock[..kept]);
+            } else {
+                if emptied & (1 << k) == 0 {
+                    out.cards.extend_from_slice(self.pile(k));
+                }
+                next[k] = out.cards.len();
+                out.cards.resize(out.cards.len() + usize::from(extra[k]), 0);
+            }
+            out.ends.push(out.cards.len() as u16);
+        }
+        for n in 0..packets {
+            let k = deal.order[n % deal.order.len()];
+            for t in (n * deal.packet).min(dealt)..((n + 1) * deal.packet).min(dealt) {
+                let card = face_up(stock[stock.len() - 1 - t]);
+                out.cards[next[k]] = if face_down_piles & (1 << k) != 0 { card | FACE_DOWN } else { card };
+                next[k] += 1;
+            }
+        }
+        for k in (0..self.piles()).filter(|&k| turned & (1 << k) != 0) {
+            let (start, end) = out.ends.of(k);
+            out.cards[start..end].iter_mut().for_each(|card| *card = face_up(*card));
+        }
+        out.round = round;
+        out.base = self.base;
         true
     }
 

@@ -95,10 +95,12 @@ impl Searcher<'_> {
 
     /// Makes `out` the board after `mv`, reusing its buffers.
     fn apply_into(&self, board: &Board, mv: Move, out: &mut Board) {
-        if let Move::Cards(cards) = mv {
-            if board.after_cards_into(&self.full.game, cards, out) {
-                return;
-            }
+        let done = match mv {
+            Move::Cards(cards) => board.after_cards_into(&self.full.game, cards, out),
+            Move::Deal => board.after_click_into(&self.full.game, out),
+        };
+        if done {
+            return;
         }
         board.with_position(|position| {
             let edit = apply(&self.full.game, position, mv).expect("only legal moves are applied");
