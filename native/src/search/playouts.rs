@@ -9,6 +9,7 @@ use crate::search::grand_duchess::{card_move, GrandDuchess};
 use crate::search::policy::Playouts;
 use crate::search::random::{crc32, PyRandom};
 use crate::search::Searcher;
+use crate::spec::{Spec, MAX_PILES};
 
 /// A foundation move a playout may make: the lane (0 up, 1 down), the pile (columns first,
 /// then the reserve fans), the card's index in a fan (`None` for the top) and the suit.
@@ -23,6 +24,28 @@ struct Table {
     ups: [usize; 4],
     downs: [usize; 4],
     round: u32,
+}
+
+/// What a pile of the game is in a playout's [`Table`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Stock,
+    Column(usize),
+    Fan(usize),
+    /// A foundation or any other pile, which no deal of a playout may touch.
+    Other,
+}
+
+/// Each pile's place in a playout's table.
+fn places(gd: &GrandDuchess, piles: usize) -> Vec<Place> {
+    (0..piles)
+        .map(|k| match (gd.tableau.iter().position(|&i| i == k), gd.reserve.iter().position(|&i| i == k)) {
+            _ if k == gd.stock => Place::Stock,
+            (Some(j), _) => Place::Column(j),
+            (None, Some(j)) => Place::Fan(j),
+            (None, None) => Place::Other,
+        })
+        .collect()
 }
 
 impl Table {
@@ -60,6 +83,69 @@ impl Table {
         self.round = board.round;
     }
 
+    /// Clicks the stock on the table itself, as [`Board::after_click_into`] and a reread
+    /// would: a deal, or a redeal and the new round's deal. False (the table untouched) when
+    /// the click involves a pile the table does not hold as a column or fan.
+    fn click(&mut self, spec: &Spec, places: &[Place]) -> bool {
+        let held = |pile: &usize| matches!(places[*pile], Place::Column(_) | Place::Fan(_));
+        let redeal = if self.stock.is_empty() {
+            match &spec.stock_click.redeal {
+                Some(redeal) if redeal.gather.iter().all(|k| held(k) || places[*k] == Place::Stock) => Some(redeal),
+                _ => return false,
+            }
+        } else {
+            None
+        };
+        let round = self.round + u32::from(redeal.is_some());
+        let deal = spec.deal_in(round);
+        let deals = redeal.is_none_or(|redeal| redeal.deal_after);
+        if deals && !deal.order.iter().all(held) {
+            return false;
+        }
+        // Whether each fan's top card lies face up: unknown (None) until the click changes it.
+        let mut top_up: [Option<bool>; MAX_PILES] = [None; MAX_PILES];
+        if let Some(redeal) = redeal {
+            for &k in &redeal.gather {
+                let pile = match places[k] {
+                    Place::Column(j) => &mut self.columns[j],
+                    Place::Fan(j) => &mut self.fans[j],
+                    _ => continue,
+                };
+                self.stock.extend(pile.iter().rev().map(|&card| face_down(card)));
+                pile.clear();
+            }
+        }
+        self.round = round;
+        if deals {
+            let packets = deal.passes * deal.order.len();
+            for n in 0..packets {
+                let k = deal.order[n % deal.order.len()];
+                let face_down = deal.face_down.contains(&k);
+                for _ in 0..deal.packet {
+                    let Some(card) = self.stock.pop() else { break };
+                    match places[k] {
+                        Place::Column(j) => self.columns[j].push(face_up(card)),
+                        Place::Fan(j) => {
+                            self.fans[j].push(face_up(card));
+                            top_up[j] = Some(!face_down);
+                        }
+                        _ => unreachable!("checked above"),
+                    }
+                }
+            }
+            if self.stock.is_empty() {
+                for &k in &deal.face_up_when_stock_empties {
+                    if let Place::Fan(j) = places[k] {
+                        top_up[j] = Some(true);
+                    }
+                }
+            }
+        }
+        let was_open = self.fans_open;
+        self.fans_open = self.fans.iter().enumerate().any(|(j, fan)| !fan.is_empty() && top_up[j].unwrap_or(was_open));
+        true
+    }
+
     /// Makes `out` the playout's position as a board (Python's `_as_state`): `root`'s other
     /// piles, the lanes as their cards, the reserve face down until it opens.
     fn board_into(&self, gd: &GrandDuchess, root: &Board, out: &mut Board) {
@@ -91,6 +177,7 @@ impl Table {
 /// The buffers of one probe's playouts, reused from one playout and deal to the next.
 struct Scratch {
     table: Table,
+    places: Vec<Place>,
     choices: Vec<Choice>,
     board: Board,
     after: Board,
@@ -105,7 +192,13 @@ impl Searcher<'_> {
         let (mut steps, mut played) = (0u64, 0u64);
         let mut count = attempt * 7;
         let mut scratch =
-            Scratch { table: Table::read(gd, root), choices: Vec::new(), board: Board::default(), after: Board::default() };
+            Scratch {
+                table: Table::read(gd, root),
+                places: places(gd, root.piles()),
+                choices: Vec::new(),
+                board: Board::default(),
+                after: Board::default(),
+            };
         while steps < playouts.steps {
             let hold = playouts.holds[(count % playouts.holds.len() as u64) as usize];
             let (line, length) = self.playout(gd, root, &mut random, hold, &mut scratch);
@@ -130,7 +223,7 @@ impl Searcher<'_> {
         hold: f64,
         scratch: &mut Scratch,
     ) -> (Option<Vec<Move>>, u64) {
-        let Scratch { table, choices, board, after } = scratch;
+        let Scratch { table, places, choices, board, after } = scratch;
         table.reread(gd, root);
         let fixed = if gd.transfers { 14 } else { 13 };
         let columns = gd.tableau.len();
@@ -193,9 +286,11 @@ impl Searcher<'_> {
                 return (None, line.len() as u64);
             }
             line.push(Move::Deal);
-            table.board_into(gd, root, board);
-            self.apply_into(board, Move::Deal, after);
-            table.reread(gd, after);
+            if !table.click(&self.full.game, places) {
+                table.board_into(gd, root, board);
+                self.apply_into(board, Move::Deal, after);
+                table.reread(gd, after);
+            }
         }
         let length = line.len() as u64;
         (Some(line), length)
