@@ -2,7 +2,7 @@
 
 use crate::cards::{deal_cards, face_up, gather_face_down, rank, FACE_DOWN};
 use crate::generate::{CardMove, Move};
-use crate::position::{Edit, Position};
+use crate::position::{Cards, Edit, Position};
 use crate::spec::{AfterMove, Deal, Kind, RedealNeeds, Spec};
 
 /// The position after `mv`, which must be legal in `position`; `None` for a click on the
@@ -19,17 +19,17 @@ pub fn move_cards<'a>(spec: &Spec, position: &Position<'a>, mv: CardMove) -> Edi
     let mut edit = Edit::of(position);
     let (source, target) = (usize::from(mv.source), usize::from(mv.target));
     let pile = position.piles[source];
-    let (rest, moving): (Vec<u8>, &[u8]) = match mv.index {
+    let (rest, moving): (Cards, &[u8]) = match mv.index {
         Some(index) => {
             let index = usize::from(index);
-            let mut rest = Vec::with_capacity(pile.len() - 1);
+            let mut rest = Cards::with_capacity(pile.len() - 1);
             rest.extend_from_slice(&pile[..index]);
             rest.extend_from_slice(&pile[index + 1..]);
             (rest, &pile[index..=index])
         }
         None => {
             let keep = pile.len() - usize::from(mv.count);
-            (pile[..keep].to_vec(), &pile[keep..])
+            (Cards::from_slice(&pile[..keep]), &pile[keep..])
         }
     };
     edit.set(source, rest);
@@ -84,7 +84,7 @@ pub fn click<'a>(spec: &Spec, position: &Position<'a>) -> Option<Edit<'a>> {
         let redeal = spec.stock_click.redeal.as_ref()?;
         let stock = gather_face_down(redeal.gather.iter().map(|&pile| position.piles[pile]));
         for &pile in &redeal.gather {
-            edit.set(pile, Vec::new());
+            edit.set(pile, Cards::new());
         }
         edit.set(spec.stock, stock);
         edit.round += 1;

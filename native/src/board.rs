@@ -269,6 +269,19 @@ impl Board {
         true
     }
 
+    /// A 128-bit hash of the piles, the round and the base: equal boards have equal
+    /// identities, different boards differ but with probability about 2^-128.
+    pub fn identity(&self) -> u128 {
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        hasher.update(&self.cards);
+        for end in self.ends.used() {
+            hasher.update(&end.to_le_bytes());
+        }
+        hasher.update(&self.round.to_le_bytes());
+        hasher.update(&[self.base.map_or(0, |base| base + 1)]);
+        hasher.digest128()
+    }
+
     /// Whether every card is on a foundation.
     pub fn is_won(&self, spec: &Spec) -> bool {
         spec.foundations.iter().map(|f| self.pile(f.pile).len()).sum::<usize>() == spec.total_cards

@@ -3,6 +3,8 @@
 //! A card's identity is `suit * 13 + rank` (0..51: suits clubs, spades, hearts,
 //! diamonds; ranks ace 0 to king 12). Inside a pile a card may carry [`FACE_DOWN`].
 
+use crate::position::Cards;
+
 /// Bit set on a card lying face down in a pile.
 pub const FACE_DOWN: u8 = 64;
 /// Mask that clears [`FACE_DOWN`].
@@ -44,7 +46,7 @@ pub fn rank(card: u8) -> u8 {
 
 /// Takes `n` cards from the top of `stock` (fewer if it runs out), turned face up, first
 /// dealt first; the stock keeps the rest.
-pub fn deal_cards(stock: &mut Vec<u8>, n: usize) -> Vec<u8> {
+pub fn deal_cards(stock: &mut Cards, n: usize) -> Cards {
     let keep = stock.len().saturating_sub(n);
     let dealt = stock[keep..].iter().rev().map(|&c| face_up(c)).collect();
     stock.truncate(keep);
@@ -53,8 +55,8 @@ pub fn deal_cards(stock: &mut Vec<u8>, n: usize) -> Vec<u8> {
 
 /// A new stock from piles gathered in turn, each taken from its top and turned face down:
 /// the first pile's top card ends at the bottom.
-pub fn gather_face_down<'a>(piles: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-    let mut stock = Vec::new();
+pub fn gather_face_down<'a>(piles: impl IntoIterator<Item = &'a [u8]>) -> Cards {
+    let mut stock = Cards::new();
     for pile in piles {
         stock.extend(pile.iter().rev().map(|&c| face_down(c)));
     }
@@ -67,10 +69,10 @@ mod tests {
 
     #[test]
     fn dealing_takes_from_the_top_face_up() {
-        let mut stock = vec![1 | FACE_DOWN, 2 | FACE_DOWN, 3 | FACE_DOWN];
-        assert_eq!(deal_cards(&mut stock, 2), vec![3, 2]);
-        assert_eq!(stock, vec![1 | FACE_DOWN]);
-        assert_eq!(deal_cards(&mut stock, 4), vec![1]);
+        let mut stock = Cards::from_slice(&[1 | FACE_DOWN, 2 | FACE_DOWN, 3 | FACE_DOWN]);
+        assert_eq!(deal_cards(&mut stock, 2).as_slice(), [3, 2]);
+        assert_eq!(stock.as_slice(), [1 | FACE_DOWN]);
+        assert_eq!(deal_cards(&mut stock, 4).as_slice(), [1]);
         assert!(stock.is_empty());
         assert!(deal_cards(&mut stock, 1).is_empty());
     }
@@ -78,7 +80,7 @@ mod tests {
     #[test]
     fn gathering_puts_the_first_top_card_at_the_bottom() {
         let stock = gather_face_down([&[1u8, 2][..], &[3u8][..]]);
-        assert_eq!(stock, vec![2 | FACE_DOWN, 1 | FACE_DOWN, 3 | FACE_DOWN]);
+        assert_eq!(stock.as_slice(), [2 | FACE_DOWN, 1 | FACE_DOWN, 3 | FACE_DOWN]);
     }
 
     #[test]

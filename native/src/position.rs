@@ -21,13 +21,16 @@ impl Position<'_> {
     }
 }
 
+/// A changed pile's cards (kept inline up to 24 cards: most moves allocate nothing).
+pub type Cards = SmallVec<[u8; 24]>;
+
 /// The position after a move, as changes to a position: the piles it changed hold new
 /// cards, every other pile is the one before.
 #[derive(Clone, Debug)]
 pub struct Edit<'a> {
     before: &'a [&'a [u8]],
     changed: u32,
-    new: SmallVec<[(u8, Vec<u8>); 4]>,
+    new: SmallVec<[(u8, Cards); 4]>,
     pub round: u32,
     pub base: Option<u8>,
 }
@@ -59,12 +62,12 @@ impl<'a> Edit<'a> {
     }
 
     /// Pile `index`, to change.
-    pub fn pile_mut(&mut self, index: usize) -> &mut Vec<u8> {
+    pub fn pile_mut(&mut self, index: usize) -> &mut Cards {
         let at = match self.new.iter().position(|(pile, _)| usize::from(*pile) == index) {
             Some(at) => at,
             None => {
                 self.changed |= 1 << index;
-                self.new.push((index as u8, self.before[index].to_vec()));
+                self.new.push((index as u8, Cards::from_slice(self.before[index])));
                 self.new.len() - 1
             }
         };
@@ -72,7 +75,7 @@ impl<'a> Edit<'a> {
     }
 
     /// Pile `index` holds `cards` now.
-    pub fn set(&mut self, index: usize, cards: Vec<u8>) {
+    pub fn set(&mut self, index: usize, cards: Cards) {
         match self.new.iter_mut().find(|(pile, _)| usize::from(*pile) == index) {
             Some(entry) => entry.1 = cards,
             None => {
