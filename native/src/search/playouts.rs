@@ -177,6 +177,7 @@ impl Table {
 /// The buffers of one probe's playouts, reused from one playout and deal to the next.
 struct Scratch {
     table: Table,
+    line: Vec<Move>,
     places: Vec<Place>,
     choices: Vec<Choice>,
     board: Board,
@@ -194,6 +195,7 @@ impl Searcher<'_> {
         let mut scratch =
             Scratch {
                 table: Table::read(gd, root),
+                line: Vec::new(),
                 places: places(gd, root.piles()),
                 choices: Vec::new(),
                 board: Board::default(),
@@ -223,14 +225,14 @@ impl Searcher<'_> {
         hold: f64,
         scratch: &mut Scratch,
     ) -> (Option<Vec<Move>>, u64) {
-        let Scratch { table, places, choices, board, after } = scratch;
+        let Scratch { table, line, places, choices, board, after } = scratch;
         table.reread(gd, root);
         let fixed = if gd.transfers { 14 } else { 13 };
         let columns = gd.tableau.len();
         let mut left = table.stock.len()
             + table.columns.iter().map(Vec::len).sum::<usize>()
             + table.fans.iter().map(Vec::len).sum::<usize>();
-        let mut line = Vec::new();
+        line.clear();
         while left > 0 {
             choices.clear();
             let (ups, downs) = (&table.ups, &table.downs);
@@ -293,6 +295,6 @@ impl Searcher<'_> {
             }
         }
         let length = line.len() as u64;
-        (Some(line), length)
+        (Some(line.clone()), length)
     }
 }
