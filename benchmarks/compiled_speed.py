@@ -24,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from solve_apart import solve_apart  # noqa: E402  (the harness the tests compare the builds with)
 
-DEALS = {"grand-duchess": 30, "duchess": 20, "tournament": 10, "cicely": 30, "kingsdown-eights": 10}
+DEALS = {"grand-duchess": 30, "parisienne": 30, "duchess": 20, "tournament": 10, "napoleons-flank": 10,
+         "cicely": 30, "kingsdown-eights": 10}
 """How many consecutive deals of each game, from ``--first``."""
 
 
@@ -32,8 +33,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--nodes", type=int, default=20_000, help="node limit per deal (default 20000)")
     parser.add_argument("--first", type=int, default=1, help="the first deal number of each game (default 1)")
+    parser.add_argument("--games", default="", help="comma-separated slugs (default: all seven)")
     args = parser.parse_args()
-    cases = [(slug, n, args.nodes) for slug, count in DEALS.items() for n in range(args.first, args.first + count)]
+    chosen = args.games.split(",") if args.games else list(DEALS)
+    if unknown := [slug for slug in chosen if slug not in DEALS]:
+        parser.error(f"no such game: {', '.join(unknown)} (the games: {', '.join(DEALS)})")
+    games = {slug: DEALS[slug] for slug in chosen}
+    cases = [(slug, n, args.nodes) for slug, count in games.items() for n in range(args.first, args.first + count)]
     plain = solve_apart(cases, pure=True)
     runs = {"pure": plain}
     fast = solve_apart(cases, native=False)
@@ -50,7 +56,7 @@ def main() -> None:
     print(f"{'game':18} {'deals':>5} {'nodes':>9} " + " ".join(f"{name + ' nodes/s':>15}" for name in names)
           + "".join(f" {name + '/pure':>12}" for name in names[1:])
           + "".join(f" {name + ' vs mypyc':>16}" for name in names[2:]) + "  same results")
-    for slug, count in DEALS.items():
+    for slug, count in games.items():
         rows = {name: [row for (game, _, _), row in zip(cases, run.rows) if game == slug] for name, run in runs.items()}
         cpu = {name: sum(float(row.pop("cpu")) for row in rows[name]) for name in names}
         nodes = sum(int(row["nodes"]) for row in rows["pure"])
