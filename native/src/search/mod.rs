@@ -30,8 +30,6 @@ use table::Table;
 
 /// Nodes between clock readings (and the caller's check for Ctrl-C).
 pub const TIME_CHECK_EVERY: u64 = 512;
-/// Growth of the node budget from one first-pass attempt to the next.
-const RESTART_GROWTH: f64 = 1.3;
 /// Node budget of each alternative in the first pass of a split search; it grows fourfold.
 const FIRST_BUDGET: u64 = 2_000;
 
@@ -158,7 +156,7 @@ impl Searcher<'_> {
         result
     }
 
-    /// The first pass: attempts with a node budget growing by `RESTART_GROWTH`, until one
+    /// The first pass: attempts with a node budget growing by the policy's `first_pass_growth`, until one
     /// wins, one ends before its budget, or the limits are reached; an attempt that
     /// abandoned capped subtrees is followed by the next one (with the same budget).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
@@ -222,7 +220,7 @@ impl Searcher<'_> {
             }
             attempt += 1;
             if !capped {
-                budget = budget.map(|b| (b as f64 * RESTART_GROWTH) as u64);
+                budget = budget.map(|b| (b as f64 * self.full.spec.first_pass_growth) as u64);
             }
         }
         SearchResult {

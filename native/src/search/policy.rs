@@ -125,6 +125,8 @@ pub struct PolicySpec {
     pub digs_first: bool,
     pub first_pass_share: f64,
     pub first_pass_budget: Option<u64>,
+    /// Growth of the first pass's node budget from one attempt to the next.
+    pub first_pass_growth: f64,
     /// The piles whose depth to a wanted card orders the digging moves.
     pub dig_sources: Vec<usize>,
     #[serde(default)]

@@ -153,6 +153,7 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "digs_first": policy.digs_first,
         "first_pass_share": policy.first_pass_share,
         "first_pass_budget": policy.first_pass_budget,
+        "first_pass_growth": policy.first_pass_growth,
         "dig_sources": list(policy.dig_sources.values()),
         "foundations_final": game.facts.foundations_final,
         "foundation_transfers": game.facts.foundation_transfers,

@@ -25,8 +25,11 @@ class Policy:
     first_pass_share = 0.5
     """Share of the time and node budget given to :meth:`first_pass`, when there is one."""
     first_pass_budget: int | None = None
-    """Node budget of the first pass's first attempt; each restart gets ``RESTART_GROWTH``
-    times more (see :func:`kibitz.solver.search.first_pass`). ``None``: one attempt."""
+    """Node budget of the first pass's first attempt; each restart gets
+    :attr:`first_pass_growth` times more (see :func:`kibitz.solver.search.first_pass`).
+    ``None``: one attempt."""
+    first_pass_growth = 1.3
+    """Growth of the first pass's node budget from one attempt to the next."""
     probe_moves = 0
     """Moves played by :meth:`probe` so far; the search counts them as nodes."""
     caps_subtrees = False

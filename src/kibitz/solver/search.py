@@ -43,15 +43,13 @@ def settle(policy: Policy, state: State, played: list[Move]) -> State:
 
 SUBTREE_CAP = "subtree cap"
 """The reason of a search that abandoned capped subtrees (``Policy.subtree_budget``)."""
-RESTART_GROWTH = 1.3
-"""Growth of the node budget from one first-pass attempt to the next."""
 
 
 def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """The policy's quick first pass (``Policy.first_pass``): won, or unknown.
 
     With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
-    node budget growing by ``RESTART_GROWTH``, until one wins, one ends before its budget,
+    node budget growing by the policy's ``first_pass_growth``, until one wins, one ends before its budget,
     or the limits are reached. An attempt that abandoned capped subtrees
     (``Policy.subtree_budget``) is followed by the next one too, which should cap less.
     Restarts tame heavy tails: a depth-first search whose first choices were wrong can
@@ -80,7 +78,7 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
             break
         attempt += 1
         if budget is not None and not capped:
-            budget = int(budget * RESTART_GROWTH)
+            budget = int(budget * policy.first_pass_growth)
         quick = policy.first_pass(attempt)
     return spent.result(Outcome.UNKNOWN, reason=reason)
 
