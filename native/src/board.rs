@@ -3,11 +3,10 @@
 use std::hash::{Hash, Hasher};
 
 use crate::apply::can_click;
-use crate::cards::{face_down, face_up, rank, FACE_DOWN};
+use crate::cards::{face_up, gather_face_down, rank, FACE_DOWN};
 use crate::generate::CardMove;
-use crate::position::{Edit, Position};
+use crate::position::{Cards, Edit, Position};
 use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
-use smallvec::SmallVec;
 
 /// A position the search keeps: the piles' cards one after another, where each ends, the
 /// round and the base rank.
@@ -202,17 +201,14 @@ impl Board {
             return false;
         }
         let mut round = self.round;
-        // The stock to deal from, bottom to top: a redeal's gathered piles, each taken from
-        // its top and turned face down.
-        let mut gathered: SmallVec<[u8; 128]> = SmallVec::new();
+        // The stock to deal from, bottom to top: after a redeal, the piles it gathers.
+        let mut gathered = Cards::new();
         let mut emptied = 0u64;
         let redeal = self.pile(spec.stock).is_empty();
         if redeal {
             let Some(redeal) = spec.stock_click.redeal.as_ref() else { return false };
-            for &pile in &redeal.gather {
-                gathered.extend(self.pile(pile).iter().rev().map(|&card| face_down(card)));
-                emptied |= 1 << pile;
-            }
+            gathered = gather_face_down(redeal.gather.iter().map(|&pile| self.pile(pile)));
+            emptied = redeal.gather.iter().fold(0, |set, &pile| set | 1 << pile);
             round += 1;
         }
         let stock: &[u8] = if redeal { &gathered } else { self.pile(spec.stock) };
