@@ -203,6 +203,11 @@ def test_report_counts_and_conservative_interval() -> None:
     assert line.p90 == pytest.approx(0.6) and line.p99 == 10.0
     table = format_table([line])
     assert "| cicely | standard | 100 | 60 | 30 | 10 | 66.67% |" in table
+    assert [loss.deal for loss in line.losses] == list(range(61, 91))
+    assert f"- cicely (standard) deal 61: every line of play tried, none wins (10 positions; solver version {SOLVER_VERSION})" in table
+    assert table.count("none wins") == 30
+    (none_lost,) = summarize([make_row(1, "won", 0.1), make_row(2, "unknown", 10.0)])
+    assert none_lost.losses == () and "proved lost" not in format_table([none_lost])
 
 
 def test_report_merges_solver_versions() -> None:
@@ -222,8 +227,10 @@ def test_report_merges_solver_versions() -> None:
     assert sorted([0.2, 0.3, 0.4, 0.5, 1.0])[2] == line.median
     apart = summarize(rows, by_version=True)
     assert [(x.solver_versions, x.deals, x.won, x.unknown) for x in apart] == [((2,), 4, 2, 2), ((3,), 5, 2, 2)]
+    assert [(loss.deal, loss.solver_version) for loss in line.losses] == [(5, 3)]
     (clash,) = summarize([row(7, "won", 2), row(7, "lost", 3)])
     assert (clash.won, clash.lost, clash.unknown, clash.conflicts) == (0, 0, 1, 1)
+    assert clash.losses == ()  # a conflict is no proof
     assert "solver bug" in format_table([clash])
     assert "| 2+3 | 1 |" in format_table([clash])
 
@@ -285,3 +292,18 @@ def test_cli_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> N
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_report_lists_each_proved_loss_with_its_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "losses.db"
+    with Store(db) as store:
+        store.add([make_row(3, "won", 0.1), make_row(9, "lost", 2.0), make_row(4, "lost", 0.2),
+                   make_row(5, "unknown", 10.0)])
+    assert main(["report", "--db", str(db)]) == 0
+    table = capsys.readouterr().out
+    listed = [line for line in table.splitlines() if line.startswith("- cicely (standard) deal ")]
+    assert [line.split()[4].rstrip(":") for line in listed] == ["4", "9"]
+    assert main(["report", "--db", str(db), "--json"]) == 0
+    (line,) = json.loads(capsys.readouterr().out)
+    assert [(loss["deal"], loss["positions"]) for loss in line["losses"]] == [(4, 10), (9, 10)]
+    assert all("every line of play tried" in loss["reason"] for loss in line["losses"])

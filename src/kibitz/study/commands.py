@@ -339,7 +339,7 @@ def run_report(args: argparse.Namespace) -> int:
     if args.markdown is not None:
         return report_markdown(args, lines)
     if args.json:
-        sys.stdout.write(json.dumps([line.__dict__ | {"decided": line.decided} for line in lines]) + "\n")
+        sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
         return 0
     if not lines:
         sys.stdout.write(printable(no_results(args)) + "\n")

@@ -41,6 +41,22 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 @dataclass(frozen=True)
+class Loss:
+    """A deal proved lost, and how: every proof of loss is a search that tried every line of
+    play from the deal (the game's policy pruning it only where its sound rules allow) and
+    found no win."""
+
+    deal: int
+    positions: int
+    """Distinct positions the proving search met."""
+    solver_version: int
+
+    def reason(self) -> str:
+        return (f"every line of play tried, none wins ({self.positions:,} positions; "
+                f"solver version {self.solver_version})")
+
+
+@dataclass(frozen=True)
 class Line:
     """One line of the table."""
 
@@ -63,10 +79,18 @@ class Line:
     """The time limits (seconds) of the rows counted."""
     conflicts: int = 0
     """Deals won by one solver version and proved lost by another (a solver bug); counted as unknown."""
+    losses: tuple[Loss, ...] = ()
+    """The deals proved lost, in deal order."""
 
     @property
     def decided(self) -> int:
         return self.won + self.lost
+
+    def as_dict(self) -> dict[str, object]:
+        """The line as JSON data, each loss with its reason."""
+        losses = [{"deal": loss.deal, "positions": loss.positions, "solver_version": loss.solver_version,
+                   "reason": loss.reason()} for loss in self.losses]
+        return self.__dict__ | {"decided": self.decided, "losses": losses}
 
 
 def _verdicts(group: list[Row]) -> tuple[list[Row], int]:
@@ -111,7 +135,9 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False) -> list[Line]:
         lines.append(Line(game, ruleset, versions, rules_version, len(group), won, lost, unknown,
                           won / decided if decided else None, wilson(won, decided), (low, high),
                           statistics.median(times), percentile(times, 0.9), percentile(times, 0.99),
-                          max(times), limits, conflicts))
+                          max(times), limits, conflicts,
+                          tuple(Loss(r.deal, r.states, r.solver_version)
+                                for r in sorted(group, key=lambda r: r.deal) if r.outcome == "lost")))
     return lines
 
 
@@ -133,6 +159,10 @@ def format_table(lines: list[Line]) -> str:
         if line.conflicts:
             out.append(f"\n{line.game} ({line.ruleset}): {line.conflicts:,} deals won by one solver version and "
                        "proved lost by another, counted as unknown: a solver bug, please report it.")
+    if any(line.losses for line in lines):
+        out.append("\nDeals proved lost, and why:\n")
+        out.extend(f"- {line.game} ({line.ruleset}) deal {loss.deal}: {loss.reason()}"
+                   for line in lines for loss in line.losses)
     return "\n".join(out)
 
 
