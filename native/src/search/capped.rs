@@ -5,8 +5,8 @@
 
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
-use crate::search::table::Key;
 use crate::search::policy::{Canonical, CappedRounds, Policy};
+use crate::search::table::Key;
 
 /// Attempt `attempt` of the capped first pass over `full`.
 pub struct Capped<'a> {

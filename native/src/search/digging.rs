@@ -11,10 +11,10 @@ use smallvec::SmallVec;
 use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{Move, MoveList};
-use crate::search::table::Key;
-use crate::search::policy::{Canonical, Policy};
 use crate::search::noise::SplitMix64;
+use crate::search::policy::{Canonical, Policy};
 use crate::search::random::crc32;
+use crate::search::table::Key;
 
 /// Depth given to a pile that holds no card a foundation takes now.
 const NOT_WANTED: f64 = 99.0;

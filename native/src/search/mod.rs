@@ -156,9 +156,10 @@ impl Searcher<'_> {
         result
     }
 
-    /// The first pass: attempts with a node budget growing by the policy's `first_pass_growth`, until one
-    /// wins, one ends before its budget, or the limits are reached; an attempt that
-    /// abandoned capped subtrees is followed by the next one (with the same budget).
+    /// The first pass: attempts with a node budget growing by the policy's
+    /// `first_pass_growth`, until one wins, one ends before its budget, or the limits are
+    /// reached; an attempt that abandoned capped subtrees is followed by the next one (with
+    /// the same budget).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
