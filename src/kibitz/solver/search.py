@@ -49,8 +49,8 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """The policy's quick first pass (``Policy.first_pass``): won, or unknown.
 
     With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
-    node budget growing by the policy's ``first_pass_growth``, until one wins, one ends before its budget,
-    or the limits are reached. An attempt that abandoned capped subtrees
+    node budget growing by the policy's ``first_pass_growth``, until one wins, one ends
+    before its budget, or the limits are reached. An attempt that abandoned capped subtrees
     (``Policy.subtree_budget``) is followed by the next one too, which should cap less.
     Restarts tame heavy tails: a depth-first search whose first choices were wrong can
     spend its whole budget below them, while a search that starts differently often wins
