@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import statistics
@@ -30,7 +29,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from solve_apart import build_environment  # noqa: E402  (the harness the tests compare the builds with)
 
 TARGET = 50_000
 BUILDS = ("python", "compiled", "native")
@@ -131,14 +134,12 @@ def worker(build: str) -> None:
 # -- the coordinator ------------------------------------------------------------------------------
 
 def environment(build: str, empty: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("KIBITZ_PURE_PYTHON", "KIBITZ_NATIVE")}
+    """The environment that makes a new process run ``build`` (``empty``: a folder with no mypyc build)."""
     if build == "python":
-        env["KIBITZ_PURE_PYTHON"] = "1"
-    elif build == "compiled":
-        env["KIBITZ_NATIVE"] = "0"
-    else:
-        env["KIBITZ_COMPILED_DIR"] = empty  # no mypyc build there: the native kernel alone
-    return env
+        return build_environment(pure=True)
+    if build == "compiled":
+        return build_environment(native=False)
+    return build_environment(folder=Path(empty))
 
 
 def start(build: str, empty: str) -> tuple[subprocess.Popen[str] | None, str]:

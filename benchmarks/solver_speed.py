@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import statistics
 import subprocess
@@ -34,6 +33,9 @@ import kibitz
 from kibitz import compiled, native
 from kibitz.solver import Limits, Outcome, solve
 from kibitz.study.report import wilson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from solve_apart import build_environment  # noqa: E402  (the harness the tests compare the builds with)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -54,16 +56,13 @@ HEADER = (f"{'game':18} {'build':6} {'won':>4} {'lost':>4} {'unk':>4} {'undecide
           f"{'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'nodes/s':>9}  undecided 95%")
 
 
-def build_environment(build: str, empty: Path) -> dict[str, str]:
-    """The environment that makes a new process run ``build`` (as tests/solve_apart.py does)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("KIBITZ_PURE_PYTHON", "KIBITZ_NATIVE")}
+def environment(build: str, empty: Path) -> dict[str, str]:
+    """The environment that makes a new process run ``build`` (``empty``: a folder with no mypyc build)."""
     if build == "pure":
-        env["KIBITZ_PURE_PYTHON"] = "1"
-    elif build == "mypyc":
-        env["KIBITZ_NATIVE"] = "0"
-    else:
-        env["KIBITZ_COMPILED_DIR"] = str(empty)  # no compiled modules there: the native kernel alone
-    return env
+        return build_environment(pure=True)
+    if build == "mypyc":
+        return build_environment(native=False)
+    return build_environment(folder=empty)
 
 
 def measure(slug: str, ruleset: str, deals: range, limits: Limits) -> dict[str, Any]:
@@ -146,7 +145,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kibitz-no-build-") as empty:
         for build in builds:
             print(f"running the {build} build...", file=sys.stderr, flush=True)
-            out = subprocess.run(child, env=build_environment(build, Path(empty)), stdout=subprocess.PIPE,
+            out = subprocess.run(child, env=environment(build, Path(empty)), stdout=subprocess.PIPE,
                                  text=True, check=True).stdout
             results[build] = json.loads(out)
             ran = results[build]["build"]

@@ -55,11 +55,11 @@ class SolvedApart:
     call to ``solve``, not the making of the game and the deal) in place of its clock time."""
 
 
-def solve_apart(cases: Sequence[tuple[str, int, int]], *, pure: bool = False,
-                folder: Path | None = None, native: bool = True) -> SolvedApart:
-    """Solve ``(game, deal, node limit)`` cases in a new Python process: pure Python with
-    ``pure``, else the mypyc build in ``folder`` (by default where ``kibitz.compiled`` looks),
-    with the native kernel unless ``native`` is false."""
+def build_environment(*, pure: bool = False, folder: Path | None = None, native: bool = True) -> dict[str, str]:
+    """This process's environment, made to run a new process on one build: pure Python with
+    ``pure``, else the mypyc build in ``folder`` (by default where ``kibitz.compiled`` looks; a
+    folder without one leaves the native kernel alone), with the native kernel unless
+    ``native`` is false."""
     env = {k: v for k, v in os.environ.items() if k not in ("KIBITZ_PURE_PYTHON", "KIBITZ_NATIVE")}
     if pure:
         env["KIBITZ_PURE_PYTHON"] = "1"
@@ -67,6 +67,15 @@ def solve_apart(cases: Sequence[tuple[str, int, int]], *, pure: bool = False,
         env["KIBITZ_NATIVE"] = "0"
     if folder is not None:
         env["KIBITZ_COMPILED_DIR"] = str(folder)
+    return env
+
+
+def solve_apart(cases: Sequence[tuple[str, int, int]], *, pure: bool = False,
+                folder: Path | None = None, native: bool = True) -> SolvedApart:
+    """Solve ``(game, deal, node limit)`` cases in a new Python process: pure Python with
+    ``pure``, else the mypyc build in ``folder`` (by default where ``kibitz.compiled`` looks),
+    with the native kernel unless ``native`` is false."""
+    env = build_environment(pure=pure, folder=folder, native=native)
     out = subprocess.run([sys.executable, "-c", PROGRAM, json.dumps(list(cases))], env=env,
                          capture_output=True, text=True, check=True).stdout
     return SolvedApart(**json.loads(out))
