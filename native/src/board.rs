@@ -6,7 +6,7 @@ use crate::apply::can_click;
 use crate::cards::{face_up, gather_face_down, rank, FACE_DOWN};
 use crate::generate::CardMove;
 use crate::position::{Cards, Edit, Position};
-use crate::spec::{AfterMove, Kind, Spec, MAX_PILES};
+use crate::spec::{has, mask, AfterMove, Kind, Spec, MAX_PILES};
 
 /// A position the search keeps: the piles' cards one after another, where each ends, the
 /// round and the base rank.
@@ -203,12 +203,12 @@ impl Board {
         let mut round = self.round;
         // The stock to deal from, bottom to top: after a redeal, the piles it gathers.
         let mut gathered = Cards::new();
-        let mut emptied = 0u64;
+        let mut emptied = 0u32;
         let redeal = self.pile(spec.stock).is_empty();
         if redeal {
             let Some(redeal) = spec.stock_click.redeal.as_ref() else { return false };
             gathered = gather_face_down(redeal.gather.iter().map(|&pile| self.pile(pile)));
-            emptied = redeal.gather.iter().fold(0, |set, &pile| set | 1 << pile);
+            emptied = mask(redeal.gather.iter().copied());
             round += 1;
         }
         let stock: &[u8] = if redeal { &gathered } else { self.pile(spec.stock) };
@@ -220,12 +220,8 @@ impl Board {
         let packets = if deal_after { deal.passes * deal.order.len() } else { 0 };
         let dealt = (packets * deal.packet).min(stock.len());
         let kept = stock.len() - dealt;
-        let turned: u64 = if kept == 0 && deal_after {
-            deal.face_up_when_stock_empties.iter().fold(0, |set, &pile| set | 1 << pile)
-        } else {
-            0
-        };
-        let face_down_piles: u64 = deal.face_down.iter().fold(0, |set, &pile| set | 1 << pile);
+        let turned = if kept == 0 && deal_after { mask(deal.face_up_when_stock_empties.iter().copied()) } else { 0 };
+        let face_down_piles = mask(deal.face_down.iter().copied());
         // Packet `n` goes to pile `order[n % len]` and takes the stock's cards `n * packet ..`
         // counted from its top: first how many each pile gets, then the cards into place.
         let mut extra = [0u16; MAX_PILES];
@@ -240,7 +236,7 @@ impl Board {
             if k == spec.stock {
                 out.cards.extend_from_slice(&stock[..kept]);
             } else {
-                if emptied & (1 << k) == 0 {
+                if !has(emptied, k) {
                     out.cards.extend_from_slice(self.pile(k));
                 }
                 next[k] = out.cards.len();
@@ -252,11 +248,11 @@ impl Board {
             let k = deal.order[n % deal.order.len()];
             for t in (n * deal.packet).min(dealt)..((n + 1) * deal.packet).min(dealt) {
                 let card = face_up(stock[stock.len() - 1 - t]);
-                out.cards[next[k]] = if face_down_piles & (1 << k) != 0 { card | FACE_DOWN } else { card };
+                out.cards[next[k]] = if has(face_down_piles, k) { card | FACE_DOWN } else { card };
                 next[k] += 1;
             }
         }
-        for k in (0..self.piles()).filter(|&k| turned & (1 << k) != 0) {
+        for k in (0..self.piles()).filter(|&k| has(turned, k)) {
             let (start, end) = out.ends.of(k);
             out.cards[start..end].iter_mut().for_each(|card| *card = face_up(*card));
         }

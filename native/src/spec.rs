@@ -12,6 +12,17 @@ use crate::cards::IDENTITIES;
 
 /// Piles a position may have at most (move codes keep a pile index in five bits).
 pub const MAX_PILES: usize = 32;
+
+/// A set of piles as bits (a game has at most [`MAX_PILES`] piles).
+pub fn mask(piles: impl IntoIterator<Item = usize>) -> u32 {
+    piles.into_iter().fold(0, |set, pile| set | 1 << pile)
+}
+
+/// Whether `pile` is in the set `set` (made by [`mask`]).
+#[inline]
+pub fn has(set: u32, pile: usize) -> bool {
+    set & (1 << pile) != 0
+}
 /// How many (card, pile) pairs the target rules may want at once in a position.
 pub const MAX_WANTS: usize = 128;
 

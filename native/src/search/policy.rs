@@ -14,7 +14,7 @@ use crate::generate::{generate, CardMove, Move, MoveList};
 use crate::search::grand_duchess::GrandDuchess;
 use crate::search::table::{self, Key};
 use crate::search::tournament::Tournament;
-use crate::spec::{Kind, Spec};
+use crate::spec::{has, mask, Kind, Spec};
 
 /// When a group of piles (the tableau, the reserve) is interchangeable, so that keys sort it.
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -174,16 +174,6 @@ pub trait Policy {
     fn probe(&self) -> Option<Probe<'_>> {
         None
     }
-}
-
-/// A set of piles as bits.
-fn mask(piles: impl IntoIterator<Item = usize>) -> u32 {
-    piles.into_iter().fold(0, |set, pile| set | 1 << pile)
-}
-
-#[inline]
-fn has(set: u32, pile: usize) -> bool {
-    set & (1 << pile) != 0
 }
 
 /// The full canonical policy of a game (`CanonicalPolicy` and its subclasses).
