@@ -13,11 +13,12 @@ from collections import Counter
 import pytest
 
 import kibitz
-from kibitz.moves import DEAL
+from kibitz.moves import DEAL, Move
 from kibitz.notation import format_state, parse_pile
 from kibitz.solver import Limits, Outcome, solve, verify_win
 from kibitz.solver.policies.common import CanonicalPolicy, always, when_no_deal_remains
 from kibitz.solver.policies.tournament import LAST_ROUND_NODES, ROUND_NODES, CappedRounds, TournamentPolicy
+from kibitz.solver.policies import policy_for
 from kibitz.solver.policy import Policy
 from kibitz.solver.search import SUBTREE_CAP, first_pass, search
 from kibitz.state import State
@@ -134,6 +135,41 @@ def test_no_safe_moves_in_the_pysolfc_ruleset() -> None:
 
 
 # -- transfers and move order --------------------------------------------------
+
+def test_the_pysolfc_first_pass_plays_the_standard_moves() -> None:
+    """No card back into a cell, and the safe moves and proofs of the standard ruleset."""
+    state = position("pysolfc", heights={"H": (8, 7), "C": (2, 1)}, cells=("9H",), columns=("TH,JH,QH,KH",))
+    full = policy(state)
+    quick = full.first_pass(0)
+    assert isinstance(quick, CappedRounds)
+    game = state.game
+    foundations = {game.piles[i].name for i in game.foundations}
+    cells = {game.piles[i].name for i in game.reserve}
+
+    def lifts(moves: list[Move]) -> list[str]:
+        return [str(m) for m in moves if m.source in foundations and m.target in cells]
+
+    assert lifts(full.ordered_moves(state)) and not lifts(quick.ordered_moves(state))
+    assert full.safe_move(state) is None and str(quick.safe_move(state)) == "r1>f3"
+    standard = TournamentPolicy(kibitz.game("tournament"))
+    assert standard.first_pass(0).tournament is standard  # no twin where the foundations are final
+
+
+@pytest.mark.parametrize("slug", ["tournament", "napoleons-flank"])
+def test_the_pysolfc_first_pass_wins_with_legal_moves(slug: str) -> None:
+    """Its wins replay in the pysolfc rules, and none takes a card back into a cell."""
+    game = kibitz.game(slug, "pysolfc")
+    foundations = {game.piles[i].name for i in game.foundations}
+    won = 0
+    for number in (3, 8, 12):
+        result = first_pass(game.deal(number), policy_for(game), Limits(seconds=None, nodes=30_000))
+        if result.outcome is Outcome.WON:
+            won += 1
+            verify_win(game.deal(number), result.moves)
+            assert not [m for m in result.moves if not m.is_deal and m.source in foundations
+                        and m.target not in foundations]
+    assert won >= 2
+
 
 def test_transfers_only_towards_a_reachable_card() -> None:
     # Hearts meet (up A-6 wants the seven, down K-7 wants the six): transfers allowed.

@@ -184,7 +184,7 @@ impl Searcher<'_> {
             let (digging, capped);
             let quick: &dyn Policy = match self.full.spec.capped_rounds {
                 Some(caps) if !self.full.spec.digs_first => {
-                    capped = Capped::new(self.full, caps, attempt);
+                    capped = Capped::new(self.full.first_pass_policy(), caps, attempt);
                     &capped
                 }
                 _ => {

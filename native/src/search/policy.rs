@@ -144,6 +144,10 @@ pub struct PolicySpec {
     /// A foundation's top card may move onto the other foundation of its suit.
     #[serde(default)]
     pub foundation_transfers: bool,
+    /// The capped first pass plays as if `foundations_final` held (Python's
+    /// `first_pass_final`, declared by the Tournament policy).
+    #[serde(default)]
+    pub first_pass_final: bool,
 }
 
 /// What the search asks of a policy.
@@ -199,6 +203,9 @@ pub struct Canonical {
     pub tournament: Option<Tournament>,
     /// The Grand Duchess policy's tables, likewise.
     pub grand_duchess: Option<GrandDuchess>,
+    /// The twin that plays as if the foundations were final, for the first pass
+    /// (`PolicySpec::first_pass_final` where the rules let cards leave them).
+    as_final: Option<Box<Canonical>>,
 }
 
 impl Canonical {
@@ -232,12 +239,19 @@ impl Canonical {
             || spec.safe == Some(SafeMoves::GrandDuchess)
             || spec.proofs == Some(Proofs::GrandDuchess)
             || spec.playouts.is_some();
+        let as_final = if spec.first_pass_final && !spec.foundations_final {
+            let twin = PolicySpec { foundations_final: true, first_pass_final: false, ..spec.clone() };
+            Some(Box::new(Canonical::new(game.clone(), twin)?))
+        } else {
+            None
+        };
         let grand_duchess = if wants_grand_duchess {
             Some(GrandDuchess::new(&game, spec.foundations_final, spec.foundation_transfers)?)
         } else {
             None
         };
         Ok(Canonical {
+            as_final,
             tournament,
             grand_duchess,
             foundation_set: mask(foundations.iter().copied()),
@@ -273,6 +287,12 @@ impl Canonical {
     /// The moves of `board` (with `alike` groups of interchangeable piles).
     pub fn legal_moves(&self, board: &Board, alike: &[u8], moves: &mut MoveList) {
         board.with_position(|position| generate(&self.game, position, alike, moves));
+    }
+
+    /// The policy a capped first pass plays: the twin as if the foundations were final, or
+    /// this one.
+    pub fn first_pass_policy(&self) -> &Canonical {
+        self.as_final.as_deref().unwrap_or(self)
     }
 
     /// The Tournament policy's tables (made whenever the spec asks for any of its parts).

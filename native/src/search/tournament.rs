@@ -29,8 +29,9 @@ type Heights = [(i32, i32); 4];
 
 /// The tables of the Tournament policy over one game.
 pub struct Tournament {
-    /// No card ever leaves the foundations but onto another (the standard ruleset): the
-    /// safe moves, proofs of loss and transfer pruning rely on it.
+    /// No card ever leaves the foundations but onto another (the standard ruleset), or the
+    /// policy plays as if none did (a first pass's twin, which drops moves from a
+    /// foundation into a cell): the safe moves, proofs of loss and transfer pruning rely on it.
     foundations_final: bool,
     up: [usize; 4],
     down: [usize; 4],
@@ -257,7 +258,8 @@ impl Tournament {
                 (Kind::Tableau, Kind::Foundation) => scored.push((FROM_COLUMN, mv)),
                 (_, Kind::Foundation) => scored.push((FROM_CELL, mv)),
                 (_, Kind::Reserve) => {
-                    if self.kinds[source] == Kind::Reserve || Some(target) != first_empty {
+                    let lift = self.foundations_final && self.kinds[source] == Kind::Foundation;
+                    if self.kinds[source] == Kind::Reserve || Some(target) != first_empty || lift {
                         continue;
                     }
                     if self.kinds[source] == Kind::Tableau {

@@ -22,8 +22,12 @@ them. That makes the search with safe moves complete: from a winnable settled po
 either a safe move adds a card or the first move of a shortest win leads to a position
 whose shortest win is shorter (a well-founded order), so a won position stays reachable.
 The pysolfc ruleset lets foundation tops back into empty cells; the arguments below do not
-cover it, and it gets only the move order, the pruning of moves that repeat a key, and the
-heuristic dives.
+cover it, and its full search gets only the move order, the pruning of moves that repeat a
+key, and the heuristic dives. Its first pass plays the standard ruleset's moves on the
+pysolfc deal (``first_pass_final``): no card back into a cell, with the safe moves, proofs
+and transfer pruning, which hold for that restricted game. A win there is a win in the
+pysolfc ruleset (every move it plays is legal there); what the first pass fails to find is
+left to the full search.
 """
 
 from __future__ import annotations
@@ -78,13 +82,20 @@ class TournamentPolicy(CanonicalPolicy):
 
     first_pass_share = 0.9
     first_pass_budget: int | None = FIRST_PASS_BUDGET
+    first_pass_final = True
+    """In the pysolfc ruleset the first pass plays as in the standard one (module docstring)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, *, as_final: bool = False) -> None:
         super().__init__(game, tableau=when_no_deal_remains, reserve=always)
-        self.foundations_final = game.facts.foundations_final
+        self.foundations_final = game.facts.foundations_final or as_final
         """Whether no card ever leaves the foundations but onto another (the standard
-        ruleset; ``Game.facts``): the safe moves, proofs of loss and transfer pruning below
-        rely on it."""
+        ruleset; ``Game.facts``), or the policy plays as if none did (``as_final``, a first
+        pass's): the safe moves, proofs of loss and transfer pruning below rely on it, and
+        moves from a foundation into a cell are dropped."""
+        self._first_pass_policy = self
+        """The policy the first pass caps: this one, or its twin ``as_final``."""
+        if self.first_pass_final and not self.foundations_final:
+            self._first_pass_policy = TournamentPolicy(game, as_final=True)
         f = game.foundations
         self.up = f[:4]
         self.down = f[4:]
@@ -259,7 +270,7 @@ class TournamentPolicy(CanonicalPolicy):
 
     def first_pass(self, attempt: int = 0) -> Policy | None:
         """The search with each new round capped (see :class:`CappedRounds`)."""
-        return CappedRounds(self, attempt)
+        return CappedRounds(self._first_pass_policy, attempt)
 
     # -- heuristic dives -------------------------------------------------------
 
@@ -310,6 +321,8 @@ class TournamentPolicy(CanonicalPolicy):
           position has the key of the one it came from.
         - A card to an empty cell other than the first: cells are interchangeable, so all
           those positions have one key.
+        - A card from a foundation into a cell, in a policy that plays as if the foundations
+          were final (``as_final``).
         """
         piles = state.piles
         heights = self.heights(state)
@@ -369,7 +382,7 @@ class TournamentPolicy(CanonicalPolicy):
                 else:
                     scored.append((10, n, move))
             elif is_cell[target]:
-                if is_cell[source] or target != first_empty:
+                if is_cell[source] or target != first_empty or (final and is_f[source]):
                     continue
                 if is_col[source]:
                     scored.append((DIG_ORDER + depth_to_play(source), n, move))
