@@ -40,6 +40,10 @@ class CicelyPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns once the stock is empty (deals go round-robin)."""
 
     digs_first = True
+    first_pass_growth = 1.1
+    """More, smaller restarts than the default 1.3 (as Kingsdown Eights since version 7). On
+    30 of the deals of 1-10,000 that version 7 left undecided at 10 s, 4,000,000 nodes each:
+    5 won at 1.1, none at 1.3."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_stock_empty, reserve=always)

@@ -23,6 +23,10 @@ class DuchessPolicy(CanonicalPolicy):
     """
 
     digs_first = True
+    first_pass_growth = 1.1
+    """More, smaller restarts than the default 1.3 (as Kingsdown Eights since version 7). On
+    the 35 deals of 1-10,000 that version 6 left undecided at 10 s (standard ruleset),
+    4,000,000 nodes each: 4 won at 1.1, 1 at 1.3."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=always)
