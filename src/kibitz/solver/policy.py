@@ -32,9 +32,11 @@ class Policy:
     """Growth of the first pass's node budget from one attempt to the next."""
     first_pass_final = False
     """Whether the first pass plays as if no card ever left the foundations but onto another
-    (``Facts.foundations_final``), where the rules let them back: it then drops those
-    moves and uses the safe moves and proofs that rely on it. Each move it plays is legal,
-    so its wins are wins; it proves nothing (a first pass never does)."""
+    (``Facts.foundations_final``) where the rules let them back, dropping those moves and
+    using the safe moves and proofs that rely on it. A policy that sets it builds its first
+    pass over such a twin of itself (the Tournament policy does; the native search reads it
+    from the spec). Each move the pass plays is legal, so its wins are wins; it proves
+    nothing (a first pass never does)."""
     probe_moves = 0
     """Moves played by :meth:`probe` so far; the search counts them as nodes."""
     caps_subtrees = False
