@@ -4,19 +4,23 @@ Markdown table that ``kibitz report --markdown`` prints or writes into docs/winn
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from kibitz.cli import main
+import kibitz
+from kibitz.cli import build_parser, main
 from kibitz.rules import RULESETS
-from kibitz.study.commands import chosen_rulesets
+from kibitz.study.commands import chosen_games, chosen_rulesets, parse_deals
 from kibitz.study.report import TABLE_BEGIN, TABLE_END, embed_table
 from kibitz.study.store import Store
 
 NODES = 3_000
 """Studies in these tests stop at a node limit, so their results do not depend on the machine."""
 DOC = Path(__file__).resolve().parents[2] / "docs" / "winnability.md"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "winnability"
 
 
 def study(db: Path, *arguments: str) -> int:
@@ -150,3 +154,25 @@ def test_the_winnability_page_has_its_table_between_the_markers() -> None:
         embed_table(page + TABLE_END + "\n", table)
     with pytest.raises(ValueError, match="in that order"):
         embed_table(f"{TABLE_END}\n{TABLE_BEGIN}\n", table)
+
+
+def test_one_script_rebuilds_the_page_with_every_game_in_every_ruleset() -> None:
+    """``scripts/winnability --dry-run`` prints the studies and the report it would run: each
+    parses as a kibitz command, every game gets at least 10,000 deals in both rulesets (no
+    deal twice), the options given go to every study, and the report writes this page."""
+    printed = subprocess.run([str(SCRIPT), "--dry-run", "--backend", "ray", "--address", "auto"],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    commands = [shlex.split(line)[1:] for line in printed]
+    parser = build_parser()
+    deals: dict[tuple[str, str], list[int]] = {}
+    for command in commands[:-1]:
+        args = parser.parse_args(command)
+        assert args.command == "study" and args.timeout == 10 and args.backend == "ray"
+        assert args.address == "auto" and args.db == "results/winnability.db"
+        for game in chosen_games(args.games):
+            for ruleset in chosen_rulesets(args.ruleset):
+                deals.setdefault((game, ruleset), []).extend(parse_deals(args.deals))
+    assert set(deals) == {(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS}
+    for numbers in deals.values():
+        assert len(numbers) == len(set(numbers)) >= 10_000 and min(numbers) == 1
+    assert commands[-1] == ["report", "--db", "results/winnability.db", "--markdown", "docs/winnability.md"]
