@@ -322,7 +322,8 @@ class TournamentPolicy(CanonicalPolicy):
         - A card to an empty cell other than the first: cells are interchangeable, so all
           those positions have one key.
         - A card from a foundation into a cell, in a policy that plays as if the foundations
-          were final (``as_final``).
+          were final (``as_final``). Not proved no better: only a first pass plays so, and
+          it proves nothing.
         """
         piles = state.piles
         heights = self.heights(state)
