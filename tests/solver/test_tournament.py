@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Sequence
 
 import pytest
 
@@ -136,6 +137,13 @@ def test_no_safe_moves_in_the_pysolfc_ruleset() -> None:
 
 # -- transfers and move order --------------------------------------------------
 
+def lifts(game: kibitz.Game, moves: Sequence[Move]) -> list[str]:
+    """The moves that take a card from a foundation out of the foundations (into a cell)."""
+    foundations = set(game.foundations)
+    return [str(m) for m in moves if not m.is_deal
+            and game.ends(m)[0] in foundations and game.ends(m)[1] not in foundations]
+
+
 def test_the_pysolfc_first_pass_plays_the_standard_moves() -> None:
     """No card back into a cell, and the safe moves and proofs of the standard ruleset."""
     state = position("pysolfc", heights={"H": (8, 7), "C": (2, 1)}, cells=("9H",), columns=("TH,JH,QH,KH",))
@@ -143,13 +151,7 @@ def test_the_pysolfc_first_pass_plays_the_standard_moves() -> None:
     quick = full.first_pass(0)
     assert isinstance(quick, CappedRounds)
     game = state.game
-    foundations = {game.piles[i].name for i in game.foundations}
-    cells = {game.piles[i].name for i in game.reserve}
-
-    def lifts(moves: list[Move]) -> list[str]:
-        return [str(m) for m in moves if m.source in foundations and m.target in cells]
-
-    assert lifts(full.ordered_moves(state)) and not lifts(quick.ordered_moves(state))
+    assert lifts(game, full.ordered_moves(state)) and not lifts(game, quick.ordered_moves(state))
     assert full.safe_move(state) is None and str(quick.safe_move(state)) == "r1>f3"
     standard = TournamentPolicy(kibitz.game("tournament"))
     assert standard.first_pass(0).tournament is standard  # no twin where the foundations are final
@@ -159,15 +161,13 @@ def test_the_pysolfc_first_pass_plays_the_standard_moves() -> None:
 def test_the_pysolfc_first_pass_wins_with_legal_moves(slug: str) -> None:
     """Its wins replay in the pysolfc rules, and none takes a card back into a cell."""
     game = kibitz.game(slug, "pysolfc")
-    foundations = {game.piles[i].name for i in game.foundations}
     won = 0
     for number in (3, 8, 12):
         result = first_pass(game.deal(number), policy_for(game), Limits(seconds=None, nodes=30_000))
         if result.outcome is Outcome.WON:
             won += 1
             verify_win(game.deal(number), result.moves)
-            assert not [m for m in result.moves if not m.is_deal and m.source in foundations
-                        and m.target not in foundations]
+            assert not lifts(game, result.moves)
     assert won >= 2
 
 
