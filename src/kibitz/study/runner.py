@@ -25,6 +25,8 @@ MAX_BATCH = 200
 MAX_BATCH_SECONDS = 300.0
 """Most seconds a task may take when every deal in it reaches the time limit: progress is
 shown and stored batch by batch, so a batch of hard deals must not hold it back for long."""
+MANAGER_JOIN_SECONDS = 5.0
+"""How long an interrupted process pool may take to notice that its workers ended."""
 
 
 class Result(Protocol):
@@ -224,6 +226,12 @@ def run_local(plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[R
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
+        # Let the pool's manager thread see its workers end and close its wake-up pipe
+        # before the interpreter's exit hook writes to that pipe (a race that printed
+        # "Bad file descriptor" after Ctrl-C under load).
+        manager = getattr(executor, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=MANAGER_JOIN_SECONDS)
         raise
     executor.shutdown()
 
