@@ -5,7 +5,7 @@
 
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
-use crate::search::policy::{Canonical, CappedRounds, Policy};
+use crate::search::policy::{Canonical, PileHashes, CappedRounds, Policy};
 use crate::search::table::Key;
 
 /// Attempt `attempt` of the capped first pass over `full`.
@@ -39,6 +39,17 @@ impl<'a> Capped<'a> {
 impl Policy for Capped<'_> {
     fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
         self.full.key(board, form)
+    }
+
+    fn key_reusing(
+        &self,
+        board: &Board,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        changed: u32,
+        hashes: &mut PileHashes,
+    ) -> Key {
+        self.full.key_reusing(board, form, known, changed, hashes)
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

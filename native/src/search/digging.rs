@@ -12,7 +12,7 @@ use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{Move, MoveList};
 use crate::search::noise::SplitMix64;
-use crate::search::policy::{Canonical, Policy};
+use crate::search::policy::{Canonical, PileHashes, Policy};
 use crate::search::random::crc32;
 use crate::search::table::Key;
 
@@ -65,6 +65,17 @@ impl Digging<'_> {
 impl Policy for Digging<'_> {
     fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
         self.full.key(board, form)
+    }
+
+    fn key_reusing(
+        &self,
+        board: &Board,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        changed: u32,
+        hashes: &mut PileHashes,
+    ) -> Key {
+        self.full.key_reusing(board, form, known, changed, hashes)
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

@@ -23,9 +23,10 @@ use smallvec::SmallVec;
 use crate::apply::apply;
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
+use crate::spec::{AfterMove, MAX_PILES};
 use capped::Capped;
 use digging::Digging;
-use policy::{Canonical, Policy, Probe};
+use policy::{Canonical, PileHashes, Policy, Probe};
 use table::Table;
 
 /// Nodes between clock readings (and the caller's check for Ctrl-C).
@@ -110,6 +111,21 @@ impl Searcher<'_> {
     fn advance(&self, board: &mut Board, mv: Move, spare: &mut Board) {
         self.apply_into(board, mv, spare);
         std::mem::swap(board, spare);
+    }
+
+    /// The piles `mv` may change (a mask): its source and target, and the stock where an
+    /// emptied pile is refilled from it; every pile for a click on the stock.
+    fn changed_by(&self, mv: Move) -> u32 {
+        match mv {
+            Move::Deal => u32::MAX,
+            Move::Cards(m) => {
+                let refill = match self.full.game.after_move {
+                    Some(AfterMove::Refill { .. }) => 1 << self.full.game.stock,
+                    _ => 0,
+                };
+                1 << m.source | 1 << m.target | refill
+            }
+        }
     }
 
     fn is_won(&self, board: &Board) -> bool {
@@ -319,6 +335,8 @@ impl Searcher<'_> {
             next: usize,
             line: Line,
             abandon_after: Option<u64>,
+            /// The hashes of the board's piles, for its children's keys.
+            hashes: PileHashes,
         }
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
@@ -339,7 +357,8 @@ impl Searcher<'_> {
         if self.is_won(&root) {
             return done(Outcome::Won, prelude, None, nodes, &seen);
         }
-        seen.insert(policy.key(&root, &mut form));
+        let mut root_hashes = [0; MAX_PILES];
+        seen.insert(policy.key_reusing(&root, &mut form, &[0; MAX_PILES], u32::MAX, &mut root_hashes));
         if policy.is_hopeless(&root) {
             return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
         }
@@ -360,7 +379,8 @@ impl Searcher<'_> {
         // Boards of frames popped and of children not kept, whose buffers the next children reuse.
         let mut pool: Vec<Board> = Vec::new();
         let mut spare = Board::default();
-        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None }];
+        let mut hashes: PileHashes = [0; MAX_PILES];
+        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None, hashes: root_hashes }];
         nodes += 1;
         while let Some(frame) = frames.last_mut() {
             if let Some(mark) = frame.abandon_after.filter(|&mark| nodes > mark) {
@@ -383,15 +403,18 @@ impl Searcher<'_> {
             let mut child = pool.pop().unwrap_or_default();
             self.apply_into(&frame.board, mv, &mut child);
             let mut line = Line::from_elem(mv, 1);
+            let mut changed = self.changed_by(mv);
             while let Some(safe) = policy.safe_move(&child) {
                 self.advance(&mut child, safe, &mut spare);
                 line.push(safe);
+                changed |= self.changed_by(safe);
             }
             if self.is_won(&child) {
                 let path = frames.iter().flat_map(|f| f.line.iter().copied()).chain(line).collect();
                 return done(Outcome::Won, path, None, nodes, &seen);
             }
-            let key = policy.key(&child, &mut form);
+            let key = policy.key_reusing(&child, &mut form, &frame.hashes, changed, &mut hashes);
+            debug_assert_eq!(key, policy.key(&child, &mut Vec::new()), "a key made from reused pile hashes");
             if !seen.insert(key) {
                 pool.push(child);
                 continue;
@@ -438,7 +461,7 @@ impl Searcher<'_> {
             policy.ordered_moves(&child, &mut moves);
             let start = stack.len();
             stack.extend_from_slice(&moves);
-            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after });
+            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after, hashes });
         }
         if abandoned {
             return done(Outcome::Unknown, Vec::new(), Some(reasons::SUBTREE_CAP), nodes, &seen);

@@ -14,7 +14,7 @@ use crate::generate::{generate, CardMove, Move, MoveList};
 use crate::search::grand_duchess::GrandDuchess;
 use crate::search::table::{self, Key};
 use crate::search::tournament::Tournament;
-use crate::spec::{has, mask, Kind, Spec};
+use crate::spec::{has, mask, Kind, Spec, MAX_PILES};
 
 /// When a group of piles (the tableau, the reserve) is interchangeable, so that keys sort it.
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -155,6 +155,20 @@ pub trait Policy {
     /// The key of `board`: equal for positions that are the same for winning purposes (a
     /// hash of their canonical form, written into `form`; see [`crate::search::table`]).
     fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key;
+    /// The key of `board`, equal to [`Policy::key`]'s, hashing only the piles in `changed` (a
+    /// pile mask) and taking the other piles' hashes from `known` (those of a board that
+    /// differs from this one in those piles at most); every pile's hash goes into `hashes`.
+    fn key_reusing(
+        &self,
+        board: &Board,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        changed: u32,
+        hashes: &mut PileHashes,
+    ) -> Key {
+        let _ = (known, changed, hashes);
+        self.key(board, form)
+    }
     /// The moves to try, most promising first.
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList);
     /// A move to play without branching.
@@ -179,6 +193,32 @@ pub trait Policy {
         None
     }
 }
+
+/// Odd factors, one per place in a group of piles that are not interchangeable (see
+/// `Canonical::key_reusing`): splitmix64 outputs of 0, 1, 2, ... as the high halves,
+/// their successors' as the low halves, the lowest bit set.
+const PLACE_FACTORS: [u128; MAX_PILES] = place_factors();
+
+const fn place_factors() -> [u128; MAX_PILES] {
+    const fn splitmix(n: u64) -> u64 {
+        let mut z = n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    let mut factors = [0u128; MAX_PILES];
+    let mut k = 0;
+    while k < MAX_PILES {
+        factors[k] = ((splitmix(2 * k as u64) as u128) << 64 | splitmix(2 * k as u64 + 1) as u128) | 1;
+        k += 1;
+    }
+    factors
+}
+
+/// The hash of each pile of a board (`table::hash` of its cards) that a key is made from;
+/// the search keeps them for the boards on its path, so that a child's key hashes only the
+/// piles its moves changed.
+pub type PileHashes = [Key; MAX_PILES];
 
 /// The full canonical policy of a game (`CanonicalPolicy` and its subclasses).
 pub struct Canonical {
@@ -206,6 +246,8 @@ pub struct Canonical {
     /// The twin that plays as if the foundations were final, for the first pass
     /// (`PolicySpec::first_pass_final` where the rules let cards leave them).
     as_final: Option<Box<Canonical>>,
+    /// The piles whose cards enter the key (stock, waste, tableau, reserve): their hashes do.
+    hashed: Vec<usize>,
 }
 
 impl Canonical {
@@ -250,7 +292,10 @@ impl Canonical {
         } else {
             None
         };
+        let waste = (0..piles).find(|&k| game.kinds[k] == Kind::Waste);
+        let hashed = std::iter::once(game.stock).chain(waste).chain(tableau.iter().copied()).chain(reserve.iter().copied()).collect();
         Ok(Canonical {
+            hashed,
             as_final,
             tournament,
             grand_duchess,
@@ -487,6 +532,21 @@ impl Canonical {
 
 impl Policy for Canonical {
     fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
+        let mut hashes = [0; MAX_PILES];
+        self.key_reusing(board, form, &[0; MAX_PILES], u32::MAX, &mut hashes)
+    }
+
+    fn key_reusing(
+        &self,
+        board: &Board,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        changed: u32,
+        hashes: &mut PileHashes,
+    ) -> Key {
+        for &k in &self.hashed {
+            hashes[k] = if has(changed, k) { table::hash(board.pile(k)) } else { known[k] };
+        }
         form.clear();
         form.extend(self.single.iter().map(|&f| board.pile(f).len() as u8));
         for &(first, second) in &self.spec.same_suit_pairs {
@@ -495,23 +555,27 @@ impl Policy for Canonical {
         }
         form.push(board.round as u8);
         form.push(board.base.unwrap_or(255));
-        form.push(0xff);
-        form.extend_from_slice(board.pile(self.game.stock));
-        form.push(0xff);
+        // Each pile enters by its hash: the stock's and the waste's as they are, each group's
+        // as one sum (16 bytes).
+        form.extend_from_slice(&hashes[self.game.stock].to_le_bytes());
         if let Some(waste) = self.waste {
-            form.extend_from_slice(board.pile(waste));
+            form.extend_from_slice(&hashes[waste].to_le_bytes());
         }
         for (piles, rule) in [(&self.tableau, self.spec.tableau), (&self.reserve, self.spec.reserve)] {
             if self.interchangeable(rule, board) {
                 // The sum of the piles' hashes is the same in any order of the piles.
-                let sum = piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(table::hash(board.pile(k))));
+                let sum = piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(hashes[k]));
                 form.push(0xfe);
                 form.extend_from_slice(&sum.to_le_bytes());
             } else {
-                for &k in piles {
-                    form.push(0xff);
-                    form.extend_from_slice(board.pile(k));
-                }
+                // Each pile's hash times its place's odd factor: a different pile in any
+                // one place changes the sum (odd factors are invertible modulo 2^128).
+                let sum = piles
+                    .iter()
+                    .zip(PLACE_FACTORS)
+                    .fold(0u128, |sum, (&k, factor)| sum.wrapping_add(hashes[k].wrapping_mul(factor)));
+                form.push(0xff);
+                form.extend_from_slice(&sum.to_le_bytes());
             }
         }
         table::hash(form)
