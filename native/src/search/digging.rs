@@ -85,34 +85,50 @@ impl Policy for Digging<'_> {
             depths[pile] = Self::depth(board.pile(pile), wanted);
         }
         let mut noise = (self.attempt > 0).then(|| {
-            // The piles joined by 0xff, as Python hashes them.
-            let mut joined: SmallVec<[u8; 256]> = SmallVec::new();
-            for k in 0..board.piles() {
+            // The piles joined by 0xff, as Python hashes them (on the stack up to 256 bytes).
+            let piles = board.piles();
+            let length = (0..piles).map(|k| board.pile(k).len()).sum::<usize>() + piles.saturating_sub(1);
+            let mut stack = [0u8; 256];
+            let mut heap = Vec::new();
+            let joined: &mut [u8] = if length <= stack.len() {
+                &mut stack[..length]
+            } else {
+                heap.resize(length, 0);
+                &mut heap
+            };
+            let mut at = 0;
+            for k in 0..piles {
                 if k > 0 {
-                    joined.push(0xff);
+                    joined[at] = 0xff;
+                    at += 1;
                 }
-                joined.extend_from_slice(board.pile(k));
+                let pile = board.pile(k);
+                joined[at..at + pile.len()].copy_from_slice(pile);
+                at += pile.len();
             }
-            SplitMix64::new(u64::from(crc32([joined.as_slice()])) ^ self.attempt.wrapping_mul(0x9E37_79B1))
+            SplitMix64::new(u64::from(crc32([&*joined])) ^ self.attempt.wrapping_mul(0x9E37_79B1))
         });
         let mut full = MoveList::new();
         self.full.ordered_moves(board, &mut full);
-        let mut ranked: SmallVec<[(u8, f64, usize, Move); 64]> = SmallVec::new();
+        // (class, score, place in the full order, move); scores are never negative, so their
+        // bits sort as the numbers do.
+        let mut ranked: SmallVec<[(u8, u64, usize, Move); 64]> = SmallVec::new();
         for (n, &mv) in full.iter().enumerate() {
             match mv {
-                Move::Deal => ranked.push((2, 0.0, n, mv)),
+                Move::Deal => ranked.push((2, 0, n, mv)),
                 Move::Cards(m) if self.full.is_foundation(m.source.into()) => {}
-                Move::Cards(m) if self.full.is_foundation(m.target.into()) => ranked.push((0, 0.0, n, mv)),
+                Move::Cards(m) if self.full.is_foundation(m.target.into()) => ranked.push((0, 0, n, mv)),
                 Move::Cards(m) => {
                     let mut score = depths[usize::from(m.source)];
                     if let Some(noise) = noise.as_mut() {
                         score += noise.random() * DIG_NOISE;
                     }
-                    ranked.push((1, score, n, mv));
+                    debug_assert!(score >= 0.0, "a depth and noise are never negative");
+                    ranked.push((1, score.to_bits(), n, mv));
                 }
             }
         }
-        ranked.sort_by(|a, b| (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)).expect("no NaN score"));
+        ranked.sort_unstable_by_key(|&(class, score, place, _)| (class, score, place));
         moves.extend(ranked.iter().map(|&(.., mv)| mv));
     }
 
