@@ -195,8 +195,8 @@ pub trait Policy {
 }
 
 /// Odd factors, one per place in a group of piles that are not interchangeable (see
-/// `Canonical::key_reusing`): splitmix64 outputs of 0, 1, 2, ... as the high halves,
-/// their successors' as the low halves, the lowest bit set.
+/// `Canonical::key_reusing`): place `k`'s factor has splitmix64's outputs of `2k` and
+/// `2k + 1` as its high and low halves, with the lowest bit set.
 const PLACE_FACTORS: [u128; MAX_PILES] = place_factors();
 
 const fn place_factors() -> [u128; MAX_PILES] {
