@@ -62,6 +62,24 @@ def test_node_limited_solves_are_the_same_as_in_python(slug: str, ruleset: str, 
         assert {row["outcome"] for row in expected} >= {"unknown"}
 
 
+@pytest.mark.parametrize("slug", NATIVE_SEARCH)
+@pytest.mark.parametrize("ruleset", kibitz.RULESETS)
+def test_keys_from_reused_pile_hashes_are_the_keys_from_scratch(slug: str, ruleset: str, on_both: None) -> None:
+    """The native search hashes only the piles a move changed and keeps the others' hashes
+    from the parent: along walks of every kind of move (deals and foundation moves
+    included) that key is the one made from scratch."""
+    native.use("native")
+    game = kibitz.game(slug, ruleset)
+    search = search_of(policy_for(game))
+    assert search is not None
+    walked = 0
+    for number in (3, 4, 7, 8, 9):
+        steps, mismatches = search.reused_key_mismatches(game.deal(number), 400)
+        assert mismatches == 0, (slug, ruleset, number)
+        walked += steps
+    assert walked >= 50  # the walks went somewhere
+
+
 @pytest.mark.parametrize("ruleset", kibitz.RULESETS)
 def test_tournament_caps_rounds_and_dives_as_in_python(ruleset: str, on_both: None) -> None:
     """Limits that end in the capped first pass, and in the full search, whose dives from the

@@ -30,6 +30,16 @@ impl Search {
         Ok(Search { kernel, policy })
     }
 
+    /// A self-check of the search's keys (see `Searcher::reused_key_mismatches`): walks up
+    /// to `steps` moves from `state`; the moves walked and the keys made from reused pile
+    /// hashes that differ from keys made from scratch.
+    fn reused_key_mismatches(&self, state: &Bound<'_, PyAny>, steps: usize) -> PyResult<(usize, usize)> {
+        let board = self.kernel.get().read(state)?.with_position(|position| Ok(Board::new(position.piles, position.round, position.base)))?;
+        let mut stop = || false;
+        let searcher = Searcher { full: &self.policy, stop: &mut stop };
+        Ok(searcher.reused_key_mismatches(&board, steps))
+    }
+
     /// Decides `state` as `kibitz.solver` does (first pass and full search) within the
     /// limits, a winning line with its loops cut out; `requested()` is asked at each clock
     /// reading whether Ctrl-C came.

@@ -128,6 +128,38 @@ impl Searcher<'_> {
         }
     }
 
+    /// A self-check of the keys the search makes from reused pile hashes: walks up to
+    /// `steps` moves from `board` (at even steps `k` the full policy's first move, at odd
+    /// ones the move at place `7919 k` of its order, counted round), and returns the moves walked and how many of the
+    /// positions reached got a key from the parent's pile hashes that differs from the key
+    /// made from scratch (0 when the keys are sound).
+    pub fn reused_key_mismatches(&self, board: &Board, steps: usize) -> (usize, usize) {
+        let policy = self.full;
+        let mut form = Vec::new();
+        let mut known: PileHashes = [0; MAX_PILES];
+        policy.key_reusing(board, &mut form, &[0; MAX_PILES], u32::MAX, &mut known);
+        let mut board = board.clone();
+        let mut moves = MoveList::new();
+        let (mut walked, mut mismatches) = (0, 0);
+        for step in 0..steps {
+            moves.clear();
+            policy.ordered_moves(&board, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = if step % 2 == 0 { moves[0] } else { moves[step.wrapping_mul(7919) % moves.len()] };
+            board = self.apply(&board, mv);
+            walked += 1;
+            let mut hashes: PileHashes = [0; MAX_PILES];
+            let reused = policy.key_reusing(&board, &mut form, &known, self.changed_by(mv), &mut hashes);
+            if reused != policy.key(&board, &mut form) {
+                mismatches += 1;
+            }
+            known = hashes;
+        }
+        (walked, mismatches)
+    }
+
     fn is_won(&self, board: &Board) -> bool {
         board.is_won(&self.full.game)
     }
