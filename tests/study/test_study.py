@@ -110,6 +110,27 @@ def test_interrupted_study_resumes_to_the_same_rows(tmp_path: Path) -> None:
     assert comparable(resumed) == comparable(whole)
 
 
+def test_an_interrupted_pool_has_ended_its_manager_thread_when_the_interruption_leaves() -> None:
+    """After an interruption, the process pool's manager thread has closed its wake-up pipe
+    before the exception leaves ``run_local``: the interpreter's exit hook writes to that pipe
+    if it is still open, and a close racing with that write printed "Bad file descriptor"."""
+    import threading
+
+    def managers() -> list[threading.Thread]:
+        return [thread for thread in threading.enumerate()
+                if type(thread).__name__ == "_ExecutorManagerThread" and thread.is_alive()]
+
+    before = set(managers())
+
+    def interrupt(rows: list[Row]) -> None:
+        assert [thread for thread in managers() if thread not in before], "a pool runs the batches"
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_local(PLAN, [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], interrupt)
+    assert [thread for thread in managers() if thread not in before] == []
+
+
 def test_ctrl_c_at_the_terminal_stops_a_study_cleanly(tmp_path: Path) -> None:
     """Ctrl-C reaches every process of the terminal's group, workers included: the workers
     leave the interruption to the coordinating process, which stores every finished batch,

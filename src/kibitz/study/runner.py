@@ -223,13 +223,15 @@ def run_local(plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[R
     except BaseException:
         # Stop at once: cancel what has not started and end the workers' current deals.
         processes = list((getattr(executor, "_processes", None) or {}).values())
+        # The pool's manager thread, taken before shutdown() forgets it.
+        manager = getattr(executor, "_executor_manager_thread", None)
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
-        # Let the pool's manager thread see its workers end and close its wake-up pipe
-        # before the interpreter's exit hook writes to that pipe (a race that printed
-        # "Bad file descriptor" after Ctrl-C under load).
-        manager = getattr(executor, "_executor_manager_thread", None)
+        # Let the manager thread see its workers end and close its wake-up pipe before the
+        # interpreter's exit hook writes to that pipe: the hook checks that the pipe is
+        # open and then writes, so a close in between printed "Bad file descriptor" after
+        # Ctrl-C under load.
         if manager is not None:
             manager.join(timeout=MANAGER_JOIN_SECONDS)
         raise
