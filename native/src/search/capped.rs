@@ -37,10 +37,6 @@ impl<'a> Capped<'a> {
 }
 
 impl Policy for Capped<'_> {
-    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
-        self.full.key(board, form)
-    }
-
     fn key_reusing(
         &self,
         board: &Board,

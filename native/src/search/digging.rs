@@ -63,10 +63,6 @@ impl Digging<'_> {
 }
 
 impl Policy for Digging<'_> {
-    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
-        self.full.key(board, form)
-    }
-
     fn key_reusing(
         &self,
         board: &Board,

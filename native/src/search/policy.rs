@@ -154,10 +154,13 @@ pub struct PolicySpec {
 pub trait Policy {
     /// The key of `board`: equal for positions that are the same for winning purposes (a
     /// hash of their canonical form, written into `form`; see [`crate::search::table`]).
-    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key;
-    /// The key of `board`, equal to [`Policy::key`]'s, hashing only the piles in `changed` (a
-    /// pile mask) and taking the other piles' hashes from `known` (those of a board that
-    /// differs from this one in those piles at most); every pile's hash goes into `hashes`.
+    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
+        let mut hashes = [0; MAX_PILES];
+        self.key_reusing(board, form, &[0; MAX_PILES], u32::MAX, &mut hashes)
+    }
+    /// The key of `board`, hashing only the piles in `changed` (a pile mask) and taking the
+    /// other piles' hashes from `known` (those of a board that differs from this one in
+    /// those piles at most); every pile's hash goes into `hashes`.
     fn key_reusing(
         &self,
         board: &Board,
@@ -165,10 +168,7 @@ pub trait Policy {
         known: &PileHashes,
         changed: u32,
         hashes: &mut PileHashes,
-    ) -> Key {
-        let _ = (known, changed, hashes);
-        self.key(board, form)
-    }
+    ) -> Key;
     /// The moves to try, most promising first.
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList);
     /// A move to play without branching.
@@ -531,11 +531,6 @@ impl Canonical {
 }
 
 impl Policy for Canonical {
-    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
-        let mut hashes = [0; MAX_PILES];
-        self.key_reusing(board, form, &[0; MAX_PILES], u32::MAX, &mut hashes)
-    }
-
     fn key_reusing(
         &self,
         board: &Board,
