@@ -129,67 +129,70 @@ impl Board {
     /// Makes `out` the board after a card move, reusing its buffers, as
     /// [`Board::after_cards`]; false (and `out` untouched) for the moves it does not cover.
     pub fn after_cards_into(&self, spec: &Spec, mv: CardMove, out: &mut Board) -> bool {
-        let (source, target) = (usize::from(mv.source), usize::from(mv.target));
-        let pile = self.pile(source);
-        let (keep, moving): (usize, &[u8]) = match mv.index {
-            Some(index) => (usize::from(index), &pile[usize::from(index)..=usize::from(index)]),
-            None => (pile.len() - usize::from(mv.count), &pile[pile.len() - usize::from(mv.count)..]),
-        };
-        // A refilled source: the stock's top `count` cards, dealt from the stock kept below `kept`.
-        let mut refill = None;
-        if let Some(AfterMove::Refill { piles, count }) = &spec.after_move {
-            if source == spec.stock || target == spec.stock {
-                return false;
-            }
-            if pile.len() == moving.len() && piles.contains(&source) {
-                let stock = self.pile(spec.stock);
-                refill = Some((stock, stock.len().saturating_sub(*count)));
-            }
-        }
+        let Some(effect) = self.cards_effect(spec, mv) else { return false };
         let (cards, ends) = (&mut out.cards, &mut out.ends);
         cards.clear();
         ends.clear();
         // Unchanged piles are copied in runs: `from` is where the run not yet copied starts.
         let mut from = 0usize;
         for k in 0..self.piles() {
-            let changed = k == source || k == target || (refill.is_some() && k == spec.stock);
-            if !changed {
-                let end = self.ends.of(k).1;
-                ends.push((cards.len() + end - from) as u16);
-                continue;
-            }
-            let cards_of = self.pile(k);
             let (start, end) = self.ends.of(k);
-            cards.extend_from_slice(&self.cards[from..start]);
-            from = end;
-            if k == source {
-                if let Some((stock, kept)) = refill {
-                    cards.extend(stock[kept..].iter().rev().map(|&card| face_up(card)));
-                } else {
-                    cards.extend_from_slice(&cards_of[..keep]);
-                    if mv.index.is_some() {
-                        cards.extend_from_slice(&cards_of[keep + 1..]);
-                    }
-                }
-            } else if let (Some((stock, kept)), true) = (refill, k == spec.stock) {
-                cards.extend_from_slice(&stock[..kept]);
-            } else {
-                cards.extend_from_slice(cards_of);
-                if source == spec.stock {
-                    cards.extend(moving.iter().map(|&card| face_up(card)));
-                } else {
-                    cards.extend_from_slice(moving);
-                }
+            if effect.changes(k) {
+                cards.extend_from_slice(&self.cards[from..start]);
+                from = end;
+                effect.write(self, k, cards);
             }
-            ends.push(cards.len() as u16);
+            ends.push((cards.len() + end - from) as u16);
         }
         cards.extend_from_slice(&self.cards[from..]);
         out.round = self.round;
-        out.base = self.base;
-        if matches!(spec.after_move, Some(AfterMove::ChooseBase)) && out.base.is_none() && spec.kinds[target] == Kind::Foundation {
-            out.base = out.pile(target).last().map(|&card| rank(card));
-        }
+        out.base = effect.base_after(self, spec);
         true
+    }
+
+    /// Calls `visit(k, cards)` for each pile a card move changes, with the cards it holds
+    /// after the move (as [`Board::after_cards_into`] makes them, written into `scratch`),
+    /// and returns the base rank after the move; `None` (and no call) for the moves
+    /// `after_cards_into` does not cover.
+    pub fn each_pile_after_cards(
+        &self,
+        spec: &Spec,
+        mv: CardMove,
+        scratch: &mut Vec<u8>,
+        mut visit: impl FnMut(usize, &[u8]),
+    ) -> Option<Option<u8>> {
+        let effect = self.cards_effect(spec, mv)?;
+        let mut piles = [effect.source, effect.target, spec.stock];
+        let changed = if effect.refill.is_some() { 3 } else { 2 };
+        piles[..changed].sort_unstable();
+        for &k in &piles[..changed] {
+            scratch.clear();
+            effect.write(self, k, scratch);
+            visit(k, scratch);
+        }
+        Some(effect.base_after(self, spec))
+    }
+
+    /// What a card move does to this board, as [`crate::apply::move_cards`] makes it
+    /// (after-move rule included); `None` for a refilling game's move from or to the stock.
+    fn cards_effect(&self, spec: &Spec, mv: CardMove) -> Option<CardsEffect<'_>> {
+        let (source, target) = (usize::from(mv.source), usize::from(mv.target));
+        let pile = self.pile(source);
+        let (keep, moving): (usize, &[u8]) = match mv.index {
+            Some(index) => (usize::from(index), &pile[usize::from(index)..=usize::from(index)]),
+            None => (pile.len() - usize::from(mv.count), &pile[pile.len() - usize::from(mv.count)..]),
+        };
+        let mut refill = None;
+        if let Some(AfterMove::Refill { piles, count }) = &spec.after_move {
+            if source == spec.stock || target == spec.stock {
+                return None;
+            }
+            if pile.len() == moving.len() && piles.contains(&source) {
+                let stock = self.pile(spec.stock);
+                refill = Some((stock, stock.len().saturating_sub(*count)));
+            }
+        }
+        Some(CardsEffect { source, target, stock: spec.stock, keep, from_inside: mv.index.is_some(), moving, refill })
     }
 
     /// Makes `out` the board after a click on the stock (as [`crate::apply::click`] makes
@@ -305,5 +308,60 @@ impl Board {
             *slot = self.pile(k);
         }
         f(&Position { piles: &slices[..self.piles()], round: self.round, base: self.base })
+    }
+}
+
+/// What one card move does to a board (see [`Board::cards_effect`]): the source keeps its
+/// cards below `keep` (and, for a move from inside it, those above), `moving` go onto the
+/// target, and a refilled source takes the stock's top cards, the stock keeping those below
+/// `refill`'s second part.
+struct CardsEffect<'a> {
+    source: usize,
+    target: usize,
+    stock: usize,
+    keep: usize,
+    from_inside: bool,
+    moving: &'a [u8],
+    refill: Option<(&'a [u8], usize)>,
+}
+
+impl CardsEffect<'_> {
+    /// Whether the move changes pile `k`.
+    #[inline]
+    fn changes(&self, k: usize) -> bool {
+        k == self.source || k == self.target || (self.refill.is_some() && k == self.stock)
+    }
+
+    /// Appends the cards pile `k` (one the move changes) holds after the move.
+    fn write(&self, board: &Board, k: usize, out: &mut Vec<u8>) {
+        let cards_of = board.pile(k);
+        if k == self.source {
+            if let Some((stock, kept)) = self.refill {
+                out.extend(stock[kept..].iter().rev().map(|&card| face_up(card)));
+            } else {
+                out.extend_from_slice(&cards_of[..self.keep]);
+                if self.from_inside {
+                    out.extend_from_slice(&cards_of[self.keep + 1..]);
+                }
+            }
+        } else if let (Some((stock, kept)), true) = (self.refill, k == self.stock) {
+            out.extend_from_slice(&stock[..kept]);
+        } else {
+            out.extend_from_slice(cards_of);
+            if self.source == self.stock {
+                out.extend(self.moving.iter().map(|&card| face_up(card)));
+            } else {
+                out.extend_from_slice(self.moving);
+            }
+        }
+    }
+
+    /// The base rank after the move: chosen by the first card onto a foundation where the
+    /// game's after-move rule says so.
+    fn base_after(&self, board: &Board, spec: &Spec) -> Option<u8> {
+        if board.base.is_none() && matches!(spec.after_move, Some(AfterMove::ChooseBase)) && spec.kinds[self.target] == Kind::Foundation {
+            return self.moving.last().map(|&card| rank(card));
+        }
+        board.base
     }
 }

@@ -66,8 +66,9 @@ def test_node_limited_solves_are_the_same_as_in_python(slug: str, ruleset: str, 
 @pytest.mark.parametrize("ruleset", kibitz.RULESETS)
 def test_keys_from_reused_pile_hashes_are_the_keys_from_scratch(slug: str, ruleset: str, on_both: None) -> None:
     """The native search hashes only the piles a move changed and keeps the others' hashes
-    from the parent: along walks of every kind of move (deals and foundation moves
-    included) that key is the one made from scratch."""
+    from the parent, and makes a child's key before its board to skip positions met
+    before: along walks of every kind of move (deals, foundation moves and moves that empty
+    a pile included) both keys are the one made from scratch."""
     native.use("native")
     game = kibitz.game(slug, ruleset)
     search = search_of(policy_for(game))

@@ -32,7 +32,7 @@ impl Search {
 
     /// A self-check of the search's keys (see `Searcher::reused_key_mismatches`): walks up
     /// to `steps` moves from `state`; the moves walked and the keys made from reused pile
-    /// hashes that differ from keys made from scratch.
+    /// hashes, or before the position is made, that differ from keys made from scratch.
     fn reused_key_mismatches(&self, state: &Bound<'_, PyAny>, steps: usize) -> PyResult<(usize, usize)> {
         let board = self.kernel.get().read(state)?.with_position(|position| Ok(Board::new(position.piles, position.round, position.base)))?;
         let mut stop = || false;

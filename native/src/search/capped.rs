@@ -48,6 +48,18 @@ impl Policy for Capped<'_> {
         self.full.key_reusing(board, form, known, changed, hashes)
     }
 
+    fn key_after(
+        &self,
+        board: &Board,
+        mv: Move,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        hashes: &mut PileHashes,
+        scratch: &mut Vec<u8>,
+    ) -> Option<Key> {
+        self.full.key_after(board, mv, form, known, hashes, scratch)
+    }
+
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
         self.full.ordered_moves(board, moves);
     }

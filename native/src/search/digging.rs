@@ -74,6 +74,18 @@ impl Policy for Digging<'_> {
         self.full.key_reusing(board, form, known, changed, hashes)
     }
 
+    fn key_after(
+        &self,
+        board: &Board,
+        mv: Move,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        hashes: &mut PileHashes,
+        scratch: &mut Vec<u8>,
+    ) -> Option<Key> {
+        self.full.key_after(board, mv, form, known, hashes, scratch)
+    }
+
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
         let wanted = self.wanted(board);
         let mut depths = [CELL_DEPTH; crate::spec::MAX_PILES];

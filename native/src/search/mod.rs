@@ -27,7 +27,7 @@ use crate::spec::{AfterMove, MAX_PILES};
 use capped::Capped;
 use digging::Digging;
 use policy::{Canonical, PileHashes, Policy, Probe};
-use table::Table;
+use table::{Key, Table};
 
 /// Nodes between clock readings (and the caller's check for Ctrl-C).
 pub const TIME_CHECK_EVERY: u64 = 512;
@@ -129,13 +129,15 @@ impl Searcher<'_> {
     }
 
     /// A self-check of the keys the search makes from reused pile hashes: walks up to
-    /// `steps` moves from `board` (at even steps `k` the full policy's first move, at odd
-    /// ones the move at place `7919 k` of its order, counted round), and returns the moves walked and how many of the
-    /// positions reached got a key from the parent's pile hashes that differs from the key
-    /// made from scratch (0 when the keys are sound).
+    /// `steps` moves from `board` (in turn: the full policy's first move; at step `k` the
+    /// move at place `7919 k` of its order, counted round; a move that leaves the fewest
+    /// cards in its source pile, so that piles empty and games refill them), and returns
+    /// the moves walked and how many keys differed from the key made from scratch: of each
+    /// position reached, the key from the parent's pile hashes and, where the policy makes
+    /// one, the key made before the position is (`Policy::key_after`); 0 when all agree.
     pub fn reused_key_mismatches(&self, board: &Board, steps: usize) -> (usize, usize) {
         let policy = self.full;
-        let mut form = Vec::new();
+        let (mut form, mut scratch) = (Vec::new(), Vec::new());
         let mut known: PileHashes = [0; MAX_PILES];
         policy.key_reusing(board, &mut form, &[0; MAX_PILES], u32::MAX, &mut known);
         let mut board = board.clone();
@@ -147,17 +149,38 @@ impl Searcher<'_> {
             if moves.is_empty() {
                 break;
             }
-            let mv = if step % 2 == 0 { moves[0] } else { moves[step.wrapping_mul(7919) % moves.len()] };
+            // Cards a move leaves in its source pile (a deal: as many as there are).
+            let left = |mv: &Move| match mv {
+                Move::Cards(m) => board.pile(m.source.into()).len() - usize::from(m.count),
+                Move::Deal => usize::MAX,
+            };
+            let mv = match step % 3 {
+                0 => moves[0],
+                1 => moves[step.wrapping_mul(7919) % moves.len()],
+                _ => *moves.iter().min_by_key(|mv| left(mv)).expect("moves to walk"),
+            };
+            let mut hashes: PileHashes = [0; MAX_PILES];
+            let before = policy.key_after(&board, mv, &mut form, &known, &mut hashes, &mut scratch);
             board = self.apply(&board, mv);
             walked += 1;
-            let mut hashes: PileHashes = [0; MAX_PILES];
+            let from_scratch = policy.key(&board, &mut form);
+            if before.is_some_and(|key| key != from_scratch) {
+                mismatches += 1;
+            }
             let reused = policy.key_reusing(&board, &mut form, &known, self.changed_by(mv), &mut hashes);
-            if reused != policy.key(&board, &mut form) {
+            if reused != from_scratch {
                 mismatches += 1;
             }
             known = hashes;
         }
         (walked, mismatches)
+    }
+
+    /// Whether the board `mv` makes from `board` has key `key` and no safe move (the
+    /// debug builds' check of a child skipped by its key before safe moves).
+    fn settled_as(&self, policy: &dyn Policy, board: &Board, mv: Move, key: Option<Key>) -> bool {
+        let child = self.apply(board, mv);
+        Some(policy.key(&child, &mut Vec::new())) == key && policy.safe_move(&child).is_none()
     }
 
     fn is_won(&self, board: &Board) -> bool {
@@ -412,6 +435,7 @@ impl Searcher<'_> {
         let mut pool: Vec<Board> = Vec::new();
         let mut spare = Board::default();
         let mut hashes: PileHashes = [0; MAX_PILES];
+        let mut scratch = Vec::with_capacity(128);
         let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None, hashes: root_hashes }];
         nodes += 1;
         while let Some(frame) = frames.last_mut() {
@@ -432,6 +456,14 @@ impl Searcher<'_> {
             }
             let mv = stack[frame.start + frame.next];
             frame.next += 1;
+            // A child whose key (before safe moves) is in the table is a position met before,
+            // where no safe move is played (the table keeps only such positions, and whether
+            // a safe move exists is the same for positions of one key): skipped unmade.
+            let before_safe = policy.key_after(&frame.board, mv, &mut form, &frame.hashes, &mut hashes, &mut scratch);
+            if before_safe.is_some_and(|key| seen.contains(&key)) {
+                debug_assert!(self.settled_as(policy, &frame.board, mv, before_safe), "a child skipped by its key before safe moves");
+                continue;
+            }
             let mut child = pool.pop().unwrap_or_default();
             self.apply_into(&frame.board, mv, &mut child);
             let mut line = Line::from_elem(mv, 1);
@@ -445,7 +477,10 @@ impl Searcher<'_> {
                 let path = frames.iter().flat_map(|f| f.line.iter().copied()).chain(line).collect();
                 return done(Outcome::Won, path, None, nodes, &seen);
             }
-            let key = policy.key_reusing(&child, &mut form, &frame.hashes, changed, &mut hashes);
+            let key = match before_safe {
+                Some(key) if line.len() == 1 => key, // no safe move: `hashes` are the child's
+                _ => policy.key_reusing(&child, &mut form, &frame.hashes, changed, &mut hashes),
+            };
             debug_assert_eq!(key, policy.key(&child, &mut Vec::new()), "a key made from reused pile hashes");
             if !seen.insert(key) {
                 pool.push(child);

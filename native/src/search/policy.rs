@@ -169,6 +169,21 @@ pub trait Policy {
         changed: u32,
         hashes: &mut PileHashes,
     ) -> Key;
+    /// The key of the board `mv` makes from `board` (before any safe move), made without
+    /// making that board: from `known`, the hashes of `board`'s piles, and the piles `mv`
+    /// changes (built in `scratch`); every hashed pile's hash goes into `hashes`. `None`
+    /// where the policy has no such shortcut for `mv` (then `hashes` holds nothing useful).
+    fn key_after(
+        &self,
+        _board: &Board,
+        _mv: Move,
+        _form: &mut Vec<u8>,
+        _known: &PileHashes,
+        _hashes: &mut PileHashes,
+        _scratch: &mut Vec<u8>,
+    ) -> Option<Key> {
+        None
+    }
     /// The moves to try, most promising first.
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList);
     /// A move to play without branching.
@@ -248,6 +263,7 @@ pub struct Canonical {
     as_final: Option<Box<Canonical>>,
     /// The piles whose cards enter the key (stock, waste, tableau, reserve): their hashes do.
     hashed: Vec<usize>,
+    hashed_set: u32,
 }
 
 impl Canonical {
@@ -293,8 +309,9 @@ impl Canonical {
             None
         };
         let waste = (0..piles).find(|&k| game.kinds[k] == Kind::Waste);
-        let hashed = std::iter::once(game.stock).chain(waste).chain(tableau.iter().copied()).chain(reserve.iter().copied()).collect();
+        let hashed: Vec<usize> = std::iter::once(game.stock).chain(waste).chain(tableau.iter().copied()).chain(reserve.iter().copied()).collect();
         Ok(Canonical {
+            hashed_set: mask(hashed.iter().copied()),
             hashed,
             as_final,
             tournament,
@@ -319,14 +336,53 @@ impl Canonical {
         })
     }
 
-    fn interchangeable(&self, rule: Interchangeable, board: &Board) -> bool {
-        let stock_empty = board.pile(self.game.stock).is_empty();
+    /// Whether a group of piles under `rule` is interchangeable, with the stock empty or
+    /// not and in round `round`.
+    fn interchangeable(&self, rule: Interchangeable, stock_empty: bool, round: u32) -> bool {
         match rule {
             Interchangeable::Always => true,
             Interchangeable::Never => false,
             Interchangeable::WhenStockEmpty => stock_empty,
-            Interchangeable::WhenNoDealRemains => stock_empty && board.round > self.game.redeals,
+            Interchangeable::WhenNoDealRemains => stock_empty && round > self.game.redeals,
         }
+    }
+
+    /// The key of a position from its piles' `hashes` (of the hashed piles), each pile's
+    /// length, its round and its base rank (see [`Policy::key`]).
+    fn key_of(&self, hashes: &PileHashes, length: impl Fn(usize) -> usize, round: u32, base: Option<u8>, form: &mut Vec<u8>) -> Key {
+        form.clear();
+        form.extend(self.single.iter().map(|&f| length(f) as u8));
+        for &(first, second) in &self.spec.same_suit_pairs {
+            let (a, b) = (length(first) as u8, length(second) as u8);
+            form.extend(if a <= b { [a, b] } else { [b, a] });
+        }
+        form.push(round as u8);
+        form.push(base.unwrap_or(255));
+        // Each pile enters by its hash: the stock's and the waste's as they are, each group's
+        // as one sum (16 bytes).
+        form.extend_from_slice(&hashes[self.game.stock].to_le_bytes());
+        if let Some(waste) = self.waste {
+            form.extend_from_slice(&hashes[waste].to_le_bytes());
+        }
+        let stock_empty = length(self.game.stock) == 0;
+        for (piles, rule) in [(&self.tableau, self.spec.tableau), (&self.reserve, self.spec.reserve)] {
+            if self.interchangeable(rule, stock_empty, round) {
+                // The sum of the piles' hashes is the same in any order of the piles.
+                let sum = piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(hashes[k]));
+                form.push(0xfe);
+                form.extend_from_slice(&sum.to_le_bytes());
+            } else {
+                // Each pile's hash times its place's odd factor: a different pile in any
+                // one place changes the sum (odd factors are invertible modulo 2^128).
+                let sum = piles
+                    .iter()
+                    .zip(PLACE_FACTORS)
+                    .fold(0u128, |sum, (&k, factor)| sum.wrapping_add(hashes[k].wrapping_mul(factor)));
+                form.push(0xff);
+                form.extend_from_slice(&sum.to_le_bytes());
+            }
+        }
+        table::hash(form)
     }
 
     /// The moves of `board` (with `alike` groups of interchangeable piles).
@@ -542,38 +598,32 @@ impl Policy for Canonical {
         for &k in &self.hashed {
             hashes[k] = if has(changed, k) { table::hash(board.pile(k)) } else { known[k] };
         }
-        form.clear();
-        form.extend(self.single.iter().map(|&f| board.pile(f).len() as u8));
-        for &(first, second) in &self.spec.same_suit_pairs {
-            let (a, b) = (board.pile(first).len() as u8, board.pile(second).len() as u8);
-            form.extend(if a <= b { [a, b] } else { [b, a] });
+        self.key_of(hashes, |k| board.pile(k).len(), board.round, board.base, form)
+    }
+
+    fn key_after(
+        &self,
+        board: &Board,
+        mv: Move,
+        form: &mut Vec<u8>,
+        known: &PileHashes,
+        hashes: &mut PileHashes,
+        scratch: &mut Vec<u8>,
+    ) -> Option<Key> {
+        let Move::Cards(mv) = mv else { return None };
+        let (mut lengths, mut changed) = ([0usize; MAX_PILES], 0u32);
+        for &k in &self.hashed {
+            hashes[k] = known[k];
         }
-        form.push(board.round as u8);
-        form.push(board.base.unwrap_or(255));
-        // Each pile enters by its hash: the stock's and the waste's as they are, each group's
-        // as one sum (16 bytes).
-        form.extend_from_slice(&hashes[self.game.stock].to_le_bytes());
-        if let Some(waste) = self.waste {
-            form.extend_from_slice(&hashes[waste].to_le_bytes());
-        }
-        for (piles, rule) in [(&self.tableau, self.spec.tableau), (&self.reserve, self.spec.reserve)] {
-            if self.interchangeable(rule, board) {
-                // The sum of the piles' hashes is the same in any order of the piles.
-                let sum = piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(hashes[k]));
-                form.push(0xfe);
-                form.extend_from_slice(&sum.to_le_bytes());
-            } else {
-                // Each pile's hash times its place's odd factor: a different pile in any
-                // one place changes the sum (odd factors are invertible modulo 2^128).
-                let sum = piles
-                    .iter()
-                    .zip(PLACE_FACTORS)
-                    .fold(0u128, |sum, (&k, factor)| sum.wrapping_add(hashes[k].wrapping_mul(factor)));
-                form.push(0xff);
-                form.extend_from_slice(&sum.to_le_bytes());
+        let base = board.each_pile_after_cards(&self.game, mv, scratch, |k, cards| {
+            lengths[k] = cards.len();
+            changed |= 1 << k;
+            if has(self.hashed_set, k) {
+                hashes[k] = table::hash(cards);
             }
-        }
-        table::hash(form)
+        })?;
+        let length = |k: usize| if has(changed, k) { lengths[k] } else { board.pile(k).len() };
+        Some(self.key_of(hashes, length, board.round, base, form))
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
