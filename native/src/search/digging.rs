@@ -66,24 +66,22 @@ impl Policy for Digging<'_> {
     fn key_reusing(
         &self,
         board: &Board,
-        form: &mut Vec<u8>,
         known: &PileHashes,
         changed: u32,
         hashes: &mut PileHashes,
     ) -> Key {
-        self.full.key_reusing(board, form, known, changed, hashes)
+        self.full.key_reusing(board, known, changed, hashes)
     }
 
     fn key_after(
         &self,
         board: &Board,
         mv: Move,
-        form: &mut Vec<u8>,
         known: &PileHashes,
         hashes: &mut PileHashes,
         scratch: &mut Vec<u8>,
     ) -> Option<Key> {
-        self.full.key_after(board, mv, form, known, hashes, scratch)
+        self.full.key_after(board, mv, known, hashes, scratch)
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

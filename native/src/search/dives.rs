@@ -16,7 +16,6 @@ impl Searcher<'_> {
     pub(super) fn dive(&self, policy: &dyn Policy, dives: &Dives, root: &Board, attempt: u64) -> (Option<Vec<Move>>, u64) {
         let mut random = PyRandom::new(attempt);
         let mut played = 0u64;
-        let mut form = Vec::with_capacity(256);
         let mut moves = MoveList::new();
         let skips = dives.skips.len() as u64;
         let mut seen = Table::default();
@@ -26,7 +25,7 @@ impl Searcher<'_> {
             current.clone_from(root);
             let mut line = Vec::new();
             seen.clear();
-            seen.insert(policy.key(&current, &mut form));
+            seen.insert(policy.key(&current));
             for _ in 0..dives.length {
                 moves.clear();
                 policy.ordered_moves(&current, &mut moves);
@@ -46,7 +45,7 @@ impl Searcher<'_> {
                 if self.is_won(&current) {
                     return (Some(line), played);
                 }
-                if !seen.insert(policy.key(&current, &mut form)) {
+                if !seen.insert(policy.key(&current)) {
                     break;
                 }
             }

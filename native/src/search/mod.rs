@@ -137,9 +137,9 @@ impl Searcher<'_> {
     /// one, the key made before the position is (`Policy::key_after`); 0 when all agree.
     pub fn reused_key_mismatches(&self, board: &Board, steps: usize) -> (usize, usize) {
         let policy = self.full;
-        let (mut form, mut scratch) = (Vec::new(), Vec::new());
+        let mut scratch = Vec::new();
         let mut known: PileHashes = [0; MAX_PILES];
-        policy.key_reusing(board, &mut form, &[0; MAX_PILES], u32::MAX, &mut known);
+        policy.key_reusing(board, &[0; MAX_PILES], u32::MAX, &mut known);
         let mut board = board.clone();
         let mut moves = MoveList::new();
         let (mut walked, mut mismatches) = (0, 0);
@@ -160,14 +160,14 @@ impl Searcher<'_> {
                 _ => *moves.iter().min_by_key(|mv| left(mv)).expect("moves to walk"),
             };
             let mut hashes: PileHashes = [0; MAX_PILES];
-            let before = policy.key_after(&board, mv, &mut form, &known, &mut hashes, &mut scratch);
+            let before = policy.key_after(&board, mv, &known, &mut hashes, &mut scratch);
             board = self.apply(&board, mv);
             walked += 1;
-            let from_scratch = policy.key(&board, &mut form);
+            let from_scratch = policy.key(&board);
             if before.is_some_and(|key| key != from_scratch) {
                 mismatches += 1;
             }
-            let reused = policy.key_reusing(&board, &mut form, &known, self.changed_by(mv), &mut hashes);
+            let reused = policy.key_reusing(&board, &known, self.changed_by(mv), &mut hashes);
             if reused != from_scratch {
                 mismatches += 1;
             }
@@ -180,7 +180,7 @@ impl Searcher<'_> {
     /// debug builds' check of a child skipped by its key before safe moves).
     fn settled_as(&self, policy: &dyn Policy, board: &Board, mv: Move, key: Option<Key>) -> bool {
         let child = self.apply(board, mv);
-        Some(policy.key(&child, &mut Vec::new())) == key && policy.safe_move(&child).is_none()
+        Some(policy.key(&child)) == key && policy.safe_move(&child).is_none()
     }
 
     fn is_won(&self, board: &Board) -> bool {
@@ -397,7 +397,6 @@ impl Searcher<'_> {
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
         let mut seen = Table::default();
         let mut nodes = 0u64;
-        let mut form = Vec::with_capacity(256);
         let mut stack: Vec<Move> = Vec::with_capacity(1024);
         let done = |outcome, moves, reason, nodes, seen: &Table| SearchResult {
             outcome,
@@ -413,7 +412,7 @@ impl Searcher<'_> {
             return done(Outcome::Won, prelude, None, nodes, &seen);
         }
         let mut root_hashes = [0; MAX_PILES];
-        seen.insert(policy.key_reusing(&root, &mut form, &[0; MAX_PILES], u32::MAX, &mut root_hashes));
+        seen.insert(policy.key_reusing(&root, &[0; MAX_PILES], u32::MAX, &mut root_hashes));
         if policy.is_hopeless(&root) {
             return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
         }
@@ -459,7 +458,7 @@ impl Searcher<'_> {
             // A child whose key (before safe moves) is in the table is a position met before,
             // where no safe move is played (the table keeps only such positions, and whether
             // a safe move exists is the same for positions of one key): skipped unmade.
-            let before_safe = policy.key_after(&frame.board, mv, &mut form, &frame.hashes, &mut hashes, &mut scratch);
+            let before_safe = policy.key_after(&frame.board, mv, &frame.hashes, &mut hashes, &mut scratch);
             if before_safe.is_some_and(|key| seen.contains(&key)) {
                 debug_assert!(self.settled_as(policy, &frame.board, mv, before_safe), "a child skipped by its key before safe moves");
                 continue;
@@ -479,9 +478,9 @@ impl Searcher<'_> {
             }
             let key = match before_safe {
                 Some(key) if line.len() == 1 => key, // no safe move: `hashes` are the child's
-                _ => policy.key_reusing(&child, &mut form, &frame.hashes, changed, &mut hashes),
+                _ => policy.key_reusing(&child, &frame.hashes, changed, &mut hashes),
             };
-            debug_assert_eq!(key, policy.key(&child, &mut Vec::new()), "a key made from reused pile hashes");
+            debug_assert_eq!(key, policy.key(&child), "a key made from reused pile hashes");
             if !seen.insert(key) {
                 pool.push(child);
                 continue;

@@ -153,10 +153,10 @@ pub struct PolicySpec {
 /// What the search asks of a policy.
 pub trait Policy {
     /// The key of `board`: equal for positions that are the same for winning purposes (a
-    /// hash of their canonical form, written into `form`; see [`crate::search::table`]).
-    fn key(&self, board: &Board, form: &mut Vec<u8>) -> Key {
+    /// 128-bit hash of their canonical form; see [`crate::search::table`]).
+    fn key(&self, board: &Board) -> Key {
         let mut hashes = [0; MAX_PILES];
-        self.key_reusing(board, form, &[0; MAX_PILES], u32::MAX, &mut hashes)
+        self.key_reusing(board, &[0; MAX_PILES], u32::MAX, &mut hashes)
     }
     /// The key of `board`, hashing only the piles in `changed` (a pile mask) and taking the
     /// other piles' hashes from `known` (those of a board that differs from this one in
@@ -164,7 +164,6 @@ pub trait Policy {
     fn key_reusing(
         &self,
         board: &Board,
-        form: &mut Vec<u8>,
         known: &PileHashes,
         changed: u32,
         hashes: &mut PileHashes,
@@ -177,7 +176,6 @@ pub trait Policy {
         &self,
         _board: &Board,
         _mv: Move,
-        _form: &mut Vec<u8>,
         _known: &PileHashes,
         _hashes: &mut PileHashes,
         _scratch: &mut Vec<u8>,
@@ -212,19 +210,26 @@ pub trait Policy {
 /// Odd factors, one per place in a group of piles that are not interchangeable (see
 /// `Canonical::key_reusing`): place `k`'s factor has splitmix64's outputs of `2k` and
 /// `2k + 1` as its high and low halves, with the lowest bit set.
-const PLACE_FACTORS: [u128; MAX_PILES] = place_factors();
+const PLACE_FACTORS: [u128; MAX_PILES] = odd_factors(0);
+/// Odd factors of the parts of a key (see `Canonical::key_of`): the stock's hash, the
+/// waste's, the tableau's sum and the reserve's, made as [`PLACE_FACTORS`] are, from the
+/// places after theirs.
+const PART_FACTORS: [u128; 4] = odd_factors(MAX_PILES as u64);
 
-const fn place_factors() -> [u128; MAX_PILES] {
+/// `N` odd factors, the `k`-th with splitmix64's outputs of `2 (first + k)` and
+/// `2 (first + k) + 1` as its high and low halves, with the lowest bit set.
+const fn odd_factors<const N: usize>(first: u64) -> [u128; N] {
     const fn splitmix(n: u64) -> u64 {
         let mut z = n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    let mut factors = [0u128; MAX_PILES];
+    let mut factors = [0u128; N];
     let mut k = 0;
-    while k < MAX_PILES {
-        factors[k] = ((splitmix(2 * k as u64) as u128) << 64 | splitmix(2 * k as u64 + 1) as u128) | 1;
+    while k < N {
+        let n = 2 * (first + k as u64);
+        factors[k] = ((splitmix(n) as u128) << 64 | splitmix(n + 1) as u128) | 1;
         k += 1;
     }
     factors
@@ -276,6 +281,10 @@ impl Canonical {
         let named = spec.same_suit_pairs.iter().flat_map(|&(a, b)| [a, b]).chain(spec.dig_sources.iter().copied());
         if let Some(pile) = named.clone().find(|&pile| pile >= piles) {
             return Err(format!("policy names pile {pile}, beyond the game's {piles}"));
+        }
+        if foundations.len() > 12 {
+            // Their heights, the round, the base and a flag byte fill the 16 bytes `key_of` packs.
+            return Err(format!("a key holds at most 12 foundations' heights; the game has {}", foundations.len()));
         }
         let paired = mask(spec.same_suit_pairs.iter().flat_map(|&(a, b)| [a, b]));
         let mut suit_piles: [SmallVec<[usize; 2]>; 4] = Default::default();
@@ -348,41 +357,39 @@ impl Canonical {
     }
 
     /// The key of a position from its piles' `hashes` (of the hashed piles), each pile's
-    /// length, its round and its base rank (see [`Policy::key`]).
-    fn key_of(&self, hashes: &PileHashes, length: impl Fn(usize) -> usize, round: u32, base: Option<u8>, form: &mut Vec<u8>) -> Key {
-        form.clear();
-        form.extend(self.single.iter().map(|&f| length(f) as u8));
+    /// length, its round and its base rank (see [`Policy::key`]): the foundations' heights
+    /// (a same-suit pair's in either order), the round, the base and which groups are
+    /// interchangeable, packed into 16 bytes and hashed, plus the stock's and the waste's
+    /// hashes and each group's sum, each times its part's odd factor (the parts' factors
+    /// differ, so a pile's hash that changes part changes the key).
+    fn key_of(&self, hashes: &PileHashes, length: impl Fn(usize) -> usize, round: u32, base: Option<u8>) -> Key {
+        let mut small = 0u128;
+        let mut pack = |byte: u8| small = small << 8 | u128::from(byte);
+        self.single.iter().for_each(|&f| pack(length(f) as u8));
         for &(first, second) in &self.spec.same_suit_pairs {
             let (a, b) = (length(first) as u8, length(second) as u8);
-            form.extend(if a <= b { [a, b] } else { [b, a] });
+            pack(a.min(b));
+            pack(a.max(b));
         }
-        form.push(round as u8);
-        form.push(base.unwrap_or(255));
-        // Each pile enters by its hash: the stock's and the waste's as they are, each group's
-        // as one sum (16 bytes).
-        form.extend_from_slice(&hashes[self.game.stock].to_le_bytes());
-        if let Some(waste) = self.waste {
-            form.extend_from_slice(&hashes[waste].to_le_bytes());
-        }
+        pack(round as u8);
+        pack(base.unwrap_or(255));
         let stock_empty = length(self.game.stock) == 0;
-        for (piles, rule) in [(&self.tableau, self.spec.tableau), (&self.reserve, self.spec.reserve)] {
-            if self.interchangeable(rule, stock_empty, round) {
+        let tableau_alike = self.interchangeable(self.spec.tableau, stock_empty, round);
+        let reserve_alike = self.interchangeable(self.spec.reserve, stock_empty, round);
+        pack(u8::from(tableau_alike) | u8::from(reserve_alike) << 1);
+        let group = |piles: &[usize], alike: bool| -> u128 {
+            if alike {
                 // The sum of the piles' hashes is the same in any order of the piles.
-                let sum = piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(hashes[k]));
-                form.push(0xfe);
-                form.extend_from_slice(&sum.to_le_bytes());
+                piles.iter().fold(0u128, |sum, &k| sum.wrapping_add(hashes[k]))
             } else {
                 // Each pile's hash times its place's odd factor: a different pile in any
                 // one place changes the sum (odd factors are invertible modulo 2^128).
-                let sum = piles
-                    .iter()
-                    .zip(PLACE_FACTORS)
-                    .fold(0u128, |sum, (&k, factor)| sum.wrapping_add(hashes[k].wrapping_mul(factor)));
-                form.push(0xff);
-                form.extend_from_slice(&sum.to_le_bytes());
+                piles.iter().zip(PLACE_FACTORS).fold(0u128, |sum, (&k, factor)| sum.wrapping_add(hashes[k].wrapping_mul(factor)))
             }
-        }
-        table::hash(form)
+        };
+        let waste = self.waste.map_or(0, |waste| hashes[waste]);
+        let parts = [hashes[self.game.stock], waste, group(&self.tableau, tableau_alike), group(&self.reserve, reserve_alike)];
+        parts.iter().zip(PART_FACTORS).fold(table::hash(&small.to_le_bytes()), |key, (&part, factor)| key.wrapping_add(part.wrapping_mul(factor)))
     }
 
     /// The moves of `board` (with `alike` groups of interchangeable piles).
@@ -590,7 +597,6 @@ impl Policy for Canonical {
     fn key_reusing(
         &self,
         board: &Board,
-        form: &mut Vec<u8>,
         known: &PileHashes,
         changed: u32,
         hashes: &mut PileHashes,
@@ -598,32 +604,31 @@ impl Policy for Canonical {
         for &k in &self.hashed {
             hashes[k] = if has(changed, k) { table::hash(board.pile(k)) } else { known[k] };
         }
-        self.key_of(hashes, |k| board.pile(k).len(), board.round, board.base, form)
+        self.key_of(hashes, |k| board.pile(k).len(), board.round, board.base)
     }
 
     fn key_after(
         &self,
         board: &Board,
         mv: Move,
-        form: &mut Vec<u8>,
         known: &PileHashes,
         hashes: &mut PileHashes,
         scratch: &mut Vec<u8>,
     ) -> Option<Key> {
         let Move::Cards(mv) = mv else { return None };
-        let (mut lengths, mut changed) = ([0usize; MAX_PILES], 0u32);
+        let (mut lengths, mut changed) = ([0u16; MAX_PILES], 0u32);
         for &k in &self.hashed {
             hashes[k] = known[k];
         }
         let base = board.each_pile_after_cards(&self.game, mv, scratch, |k, cards| {
-            lengths[k] = cards.len();
+            lengths[k] = cards.len() as u16;
             changed |= 1 << k;
             if has(self.hashed_set, k) {
                 hashes[k] = table::hash(cards);
             }
         })?;
-        let length = |k: usize| if has(changed, k) { lengths[k] } else { board.pile(k).len() };
-        Some(self.key_of(hashes, length, board.round, base, form))
+        let length = |k: usize| if has(changed, k) { usize::from(lengths[k]) } else { board.pile(k).len() };
+        Some(self.key_of(hashes, length, board.round, base))
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

@@ -1,12 +1,15 @@
 //! The transposition table: the keys of the positions a search has met, as 128-bit hashes.
 //!
-//! A policy's key is a 128-bit hash (XXH3) of the position's canonical form, so the table
-//! keeps 16 bytes per position instead of the form itself. The form holds each pile's
-//! 128-bit hash in place of its cards (a group of piles as one sum of them, see
-//! `Canonical::key_reusing`). Two different positions share a key with probability about
-//! 2^-128 per pair: a search of 10^9 positions meets a collision with probability below
-//! 10^-20, and only a collision could make it skip a position it has not seen. The Python search keeps the forms themselves; a node-limited search is the same in
-//! both builds unless such a collision happens.
+//! A policy's key is a 128-bit hash of the position's canonical form, so the table keeps 16
+//! bytes per position instead of the form itself. Each pile enters by its own 128-bit hash
+//! (XXH3 of its cards), a group of piles as one sum of them, and the parts are added up,
+//! each times its own odd factor, to a hash of the small rest (the foundations' heights, the
+//! round and the base; see `Canonical::key_of`). The pile hashes behave as independent
+//! random values, so two different positions share a key with probability about 2^-127 per
+//! pair: a search of 10^9 positions meets a collision with probability below 10^-20, and
+//! only a collision could make it skip a position it has not seen. The Python search keeps
+//! the forms themselves; a node-limited search is the same in both builds unless such a
+//! collision happens.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
