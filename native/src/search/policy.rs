@@ -208,7 +208,7 @@ pub trait Policy {
 }
 
 /// Odd factors, one per place in a group of piles that are not interchangeable (see
-/// `Canonical::key_reusing`): place `k`'s factor has splitmix64's outputs of `2k` and
+/// `Canonical::key_of`): place `k`'s factor has splitmix64's outputs of `2k` and
 /// `2k + 1` as its high and low halves, with the lowest bit set.
 const PLACE_FACTORS: [u128; MAX_PILES] = odd_factors(0);
 /// Odd factors of the parts of a key (see `Canonical::key_of`): the stock's hash, the
@@ -268,6 +268,7 @@ pub struct Canonical {
     as_final: Option<Box<Canonical>>,
     /// The piles whose cards enter the key (stock, waste, tableau, reserve): their hashes do.
     hashed: Vec<usize>,
+    /// The same piles, as a mask.
     hashed_set: u32,
 }
 
