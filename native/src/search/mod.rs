@@ -457,7 +457,8 @@ impl Searcher<'_> {
             frame.next += 1;
             // A child whose key (before safe moves) is in the table is a position met before,
             // where no safe move is played (the table keeps only such positions, and whether
-            // a safe move exists is the same for positions of one key): skipped unmade.
+            // a safe move exists is the same for positions of one key, as
+            // tests/solver/test_key_symmetry.py checks): skipped unmade.
             let before_safe = policy.key_after(&frame.board, mv, &frame.hashes, &mut hashes, &mut scratch);
             if before_safe.is_some_and(|key| seen.contains(&key)) {
                 debug_assert!(self.settled_as(policy, &frame.board, mv, before_safe), "a child skipped by its key before safe moves");
