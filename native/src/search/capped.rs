@@ -5,8 +5,7 @@
 
 use crate::board::Board;
 use crate::generate::{Move, MoveList};
-use crate::search::policy::{Canonical, PileHashes, CappedRounds, Policy};
-use crate::search::table::Key;
+use crate::search::policy::{Canonical, CappedRounds, Policy};
 
 /// Attempt `attempt` of the capped first pass over `full`.
 pub struct Capped<'a> {
@@ -37,25 +36,8 @@ impl<'a> Capped<'a> {
 }
 
 impl Policy for Capped<'_> {
-    fn key_reusing(
-        &self,
-        board: &Board,
-        known: &PileHashes,
-        changed: u32,
-        hashes: &mut PileHashes,
-    ) -> Key {
-        self.full.key_reusing(board, known, changed, hashes)
-    }
-
-    fn key_after(
-        &self,
-        board: &Board,
-        mv: Move,
-        known: &PileHashes,
-        hashes: &mut PileHashes,
-        scratch: &mut Vec<u8>,
-    ) -> Option<Key> {
-        self.full.key_after(board, mv, known, hashes, scratch)
+    fn keys(&self) -> &Canonical {
+        self.full
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

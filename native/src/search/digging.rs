@@ -12,9 +12,8 @@ use crate::board::Board;
 use crate::cards::IDENTITY;
 use crate::generate::{Move, MoveList};
 use crate::search::noise::SplitMix64;
-use crate::search::policy::{Canonical, PileHashes, Policy};
+use crate::search::policy::{Canonical, Policy};
 use crate::search::random::crc32;
-use crate::search::table::Key;
 
 /// Depth given to a pile that holds no card a foundation takes now.
 const NOT_WANTED: f64 = 99.0;
@@ -63,25 +62,8 @@ impl Digging<'_> {
 }
 
 impl Policy for Digging<'_> {
-    fn key_reusing(
-        &self,
-        board: &Board,
-        known: &PileHashes,
-        changed: u32,
-        hashes: &mut PileHashes,
-    ) -> Key {
-        self.full.key_reusing(board, known, changed, hashes)
-    }
-
-    fn key_after(
-        &self,
-        board: &Board,
-        mv: Move,
-        known: &PileHashes,
-        hashes: &mut PileHashes,
-        scratch: &mut Vec<u8>,
-    ) -> Option<Key> {
-        self.full.key_after(board, mv, known, hashes, scratch)
+    fn keys(&self) -> &Canonical {
+        self.full
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {

@@ -25,7 +25,7 @@ impl Searcher<'_> {
             current.clone_from(root);
             let mut line = Vec::new();
             seen.clear();
-            seen.insert(policy.key(&current));
+            seen.insert(policy.keys().key(&current));
             for _ in 0..dives.length {
                 moves.clear();
                 policy.ordered_moves(&current, &mut moves);
@@ -45,7 +45,7 @@ impl Searcher<'_> {
                 if self.is_won(&current) {
                     return (Some(line), played);
                 }
-                if !seen.insert(policy.key(&current)) {
+                if !seen.insert(policy.keys().key(&current)) {
                     break;
                 }
             }

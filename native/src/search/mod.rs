@@ -134,12 +134,12 @@ impl Searcher<'_> {
     /// cards in its source pile, so that piles empty and games refill them), and returns
     /// the moves walked and how many keys differed from the key made from scratch: of each
     /// position reached, the key from the parent's pile hashes and, where the policy makes
-    /// one, the key made before the position is (`Policy::key_after`); 0 when all agree.
+    /// one, the key made before the position is (`Canonical::key_after`); 0 when all agree.
     pub fn reused_key_mismatches(&self, board: &Board, steps: usize) -> (usize, usize) {
         let policy = self.full;
         let mut scratch = Vec::new();
         let mut known: PileHashes = [0; MAX_PILES];
-        policy.key_reusing(board, &[0; MAX_PILES], u32::MAX, &mut known);
+        policy.keys().key_reusing(board, &[0; MAX_PILES], u32::MAX, &mut known);
         let mut board = board.clone();
         let mut moves = MoveList::new();
         let (mut walked, mut mismatches) = (0, 0);
@@ -160,14 +160,14 @@ impl Searcher<'_> {
                 _ => *moves.iter().min_by_key(|mv| left(mv)).expect("moves to walk"),
             };
             let mut hashes: PileHashes = [0; MAX_PILES];
-            let before = policy.key_after(&board, mv, &known, &mut hashes, &mut scratch);
+            let before = policy.keys().key_after(&board, mv, &known, &mut hashes, &mut scratch);
             board = self.apply(&board, mv);
             walked += 1;
-            let from_scratch = policy.key(&board);
+            let from_scratch = policy.keys().key(&board);
             if before.is_some_and(|key| key != from_scratch) {
                 mismatches += 1;
             }
-            let reused = policy.key_reusing(&board, &known, self.changed_by(mv), &mut hashes);
+            let reused = policy.keys().key_reusing(&board, &known, self.changed_by(mv), &mut hashes);
             if reused != from_scratch {
                 mismatches += 1;
             }
@@ -180,7 +180,7 @@ impl Searcher<'_> {
     /// debug builds' check of a child skipped by its key before safe moves).
     fn settled_as(&self, policy: &dyn Policy, board: &Board, mv: Move, key: Option<Key>) -> bool {
         let child = self.apply(board, mv);
-        Some(policy.key(&child)) == key && policy.safe_move(&child).is_none()
+        Some(policy.keys().key(&child)) == key && policy.safe_move(&child).is_none()
     }
 
     fn is_won(&self, board: &Board) -> bool {
@@ -412,7 +412,7 @@ impl Searcher<'_> {
             return done(Outcome::Won, prelude, None, nodes, &seen);
         }
         let mut root_hashes = [0; MAX_PILES];
-        seen.insert(policy.key_reusing(&root, &[0; MAX_PILES], u32::MAX, &mut root_hashes));
+        seen.insert(policy.keys().key_reusing(&root, &[0; MAX_PILES], u32::MAX, &mut root_hashes));
         if policy.is_hopeless(&root) {
             return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
         }
@@ -459,7 +459,7 @@ impl Searcher<'_> {
             // where no safe move is played (the table keeps only such positions, and whether
             // a safe move exists is the same for positions of one key, as
             // tests/solver/test_key_symmetry.py checks): skipped unmade.
-            let before_safe = policy.key_after(&frame.board, mv, &frame.hashes, &mut hashes, &mut scratch);
+            let before_safe = policy.keys().key_after(&frame.board, mv, &frame.hashes, &mut hashes, &mut scratch);
             if before_safe.is_some_and(|key| seen.contains(&key)) {
                 debug_assert!(self.settled_as(policy, &frame.board, mv, before_safe), "a child skipped by its key before safe moves");
                 continue;
@@ -479,9 +479,9 @@ impl Searcher<'_> {
             }
             let key = match before_safe {
                 Some(key) if line.len() == 1 => key, // no safe move: `hashes` are the child's
-                _ => policy.key_reusing(&child, &frame.hashes, changed, &mut hashes),
+                _ => policy.keys().key_reusing(&child, &frame.hashes, changed, &mut hashes),
             };
-            debug_assert_eq!(key, policy.key(&child), "a key made from reused pile hashes");
+            debug_assert_eq!(key, policy.keys().key(&child), "a key made from reused pile hashes");
             if !seen.insert(key) {
                 pool.push(child);
                 continue;

@@ -152,36 +152,9 @@ pub struct PolicySpec {
 
 /// What the search asks of a policy.
 pub trait Policy {
-    /// The key of `board`: equal for positions that are the same for winning purposes (a
-    /// 128-bit hash of their canonical form; see [`crate::search::table`]).
-    fn key(&self, board: &Board) -> Key {
-        let mut hashes = [0; MAX_PILES];
-        self.key_reusing(board, &[0; MAX_PILES], u32::MAX, &mut hashes)
-    }
-    /// The key of `board`, hashing only the piles in `changed` (a pile mask) and taking the
-    /// other piles' hashes from `known` (those of a board that differs from this one in
-    /// those piles at most); every pile's hash goes into `hashes`.
-    fn key_reusing(
-        &self,
-        board: &Board,
-        known: &PileHashes,
-        changed: u32,
-        hashes: &mut PileHashes,
-    ) -> Key;
-    /// The key of the board `mv` makes from `board` (before any safe move), made without
-    /// making that board: from `known`, the hashes of `board`'s piles, and the piles `mv`
-    /// changes (built in `scratch`); every hashed pile's hash goes into `hashes`. `None`
-    /// where the policy has no such shortcut for `mv` (then `hashes` holds nothing useful).
-    fn key_after(
-        &self,
-        _board: &Board,
-        _mv: Move,
-        _known: &PileHashes,
-        _hashes: &mut PileHashes,
-        _scratch: &mut Vec<u8>,
-    ) -> Option<Key> {
-        None
-    }
+    /// The canonical policy whose keys this policy's positions take (`Canonical::key`):
+    /// itself, or the full policy a pass of the search runs over.
+    fn keys(&self) -> &Canonical;
     /// The moves to try, most promising first.
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList);
     /// A move to play without branching.
@@ -357,8 +330,53 @@ impl Canonical {
         }
     }
 
+    /// The key of `board`: equal for positions that are the same for winning purposes (a
+    /// 128-bit hash of their canonical form; see [`crate::search::table`]).
+    pub fn key(&self, board: &Board) -> Key {
+        let mut hashes = [0; MAX_PILES];
+        self.key_reusing(board, &[0; MAX_PILES], u32::MAX, &mut hashes)
+    }
+
+    /// The key of `board`, hashing only the piles in `changed` (a pile mask) and taking the
+    /// other piles' hashes from `known` (those of a board that differs from this one in
+    /// those piles at most); every pile's hash goes into `hashes`.
+    pub fn key_reusing(&self, board: &Board, known: &PileHashes, changed: u32, hashes: &mut PileHashes) -> Key {
+        for &k in &self.hashed {
+            hashes[k] = if has(changed, k) { table::hash(board.pile(k)) } else { known[k] };
+        }
+        self.key_of(hashes, |k| board.pile(k).len(), board.round, board.base)
+    }
+
+    /// The key of the board `mv` makes from `board` (before any safe move), made without
+    /// making that board: from `known`, the hashes of `board`'s piles, and the piles `mv`
+    /// changes (built in `scratch`); every hashed pile's hash goes into `hashes`. `None`
+    /// for a deal (then `hashes` holds nothing useful).
+    pub fn key_after(
+        &self,
+        board: &Board,
+        mv: Move,
+        known: &PileHashes,
+        hashes: &mut PileHashes,
+        scratch: &mut Vec<u8>,
+    ) -> Option<Key> {
+        let Move::Cards(mv) = mv else { return None };
+        let (mut lengths, mut changed) = ([0u16; MAX_PILES], 0u32);
+        for &k in &self.hashed {
+            hashes[k] = known[k];
+        }
+        let base = board.each_pile_after_cards(&self.game, mv, scratch, |k, cards| {
+            lengths[k] = cards.len() as u16;
+            changed |= 1 << k;
+            if has(self.hashed_set, k) {
+                hashes[k] = table::hash(cards);
+            }
+        })?;
+        let length = |k: usize| if has(changed, k) { usize::from(lengths[k]) } else { board.pile(k).len() };
+        Some(self.key_of(hashes, length, board.round, base))
+    }
+
     /// The key of a position from its piles' `hashes` (of the hashed piles), each pile's
-    /// length, its round and its base rank (see [`Policy::key`]): the foundations' heights
+    /// length, its round and its base rank (see [`Canonical::key`]): the foundations' heights
     /// (a same-suit pair's in either order), the round, the base and which groups are
     /// interchangeable, packed into 16 bytes and hashed, plus the stock's and the waste's
     /// hashes and each group's sum, each times its part's odd factor (the parts' factors
@@ -595,41 +613,8 @@ impl Canonical {
 }
 
 impl Policy for Canonical {
-    fn key_reusing(
-        &self,
-        board: &Board,
-        known: &PileHashes,
-        changed: u32,
-        hashes: &mut PileHashes,
-    ) -> Key {
-        for &k in &self.hashed {
-            hashes[k] = if has(changed, k) { table::hash(board.pile(k)) } else { known[k] };
-        }
-        self.key_of(hashes, |k| board.pile(k).len(), board.round, board.base)
-    }
-
-    fn key_after(
-        &self,
-        board: &Board,
-        mv: Move,
-        known: &PileHashes,
-        hashes: &mut PileHashes,
-        scratch: &mut Vec<u8>,
-    ) -> Option<Key> {
-        let Move::Cards(mv) = mv else { return None };
-        let (mut lengths, mut changed) = ([0u16; MAX_PILES], 0u32);
-        for &k in &self.hashed {
-            hashes[k] = known[k];
-        }
-        let base = board.each_pile_after_cards(&self.game, mv, scratch, |k, cards| {
-            lengths[k] = cards.len() as u16;
-            changed |= 1 << k;
-            if has(self.hashed_set, k) {
-                hashes[k] = table::hash(cards);
-            }
-        })?;
-        let length = |k: usize| if has(changed, k) { usize::from(lengths[k]) } else { board.pile(k).len() };
-        Some(self.key_of(hashes, length, board.round, base))
+    fn keys(&self) -> &Canonical {
+        self
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
