@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import Hashable
+
+import pytest
+
 import kibitz
 from kibitz.cards import IDENTITY
-from kibitz.solver import Limits, Outcome, solve, verify_win
+from kibitz.moves import Move
+from kibitz.solver import Limits, Outcome, SolveResult, solve, verify_win
+from kibitz.solver.policy import Policy
 from kibitz.solver.policies import policy_for
-from kibitz.solver.policies.common import CELL_DEPTH, NOT_WANTED, Digging
+from kibitz.solver.policies.common import CELL_DEPTH, NOT_WANTED, CanonicalPolicy, Digging
 from kibitz.solver.search import first_pass
 from kibitz.state import State
+
+search_module = importlib.import_module("kibitz.solver.search")  # the module, not the function of that name
 
 
 def positions(slug: str, count: int) -> list[State]:
@@ -78,3 +87,65 @@ def test_node_limited_solves_are_reproducible() -> None:
     results = [solve(game.deal(3), Limits(seconds=None, nodes=20_000)) for _ in range(2)]
     assert results[0].outcome == results[1].outcome
     assert results[0].moves == results[1].moves and results[0].nodes == results[1].nodes
+
+
+def test_attempt_budgets_grow_up_to_the_policys_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cicely's attempts get at most ``first_pass_most`` nodes each; without the bound they grow on."""
+    game = kibitz.game("cicely")
+    state = game.deal(30369)  # the first pass does not win it within the limit
+    policy = policy_for(game)
+    assert policy.first_pass_budget is not None and policy.first_pass_most is not None
+    caps: list[int | None] = []
+    real_search = search_module.search
+
+    def recording(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+        caps.append(limits.nodes)
+        return real_search(state, policy, limits, finished)
+
+    monkeypatch.setattr(search_module, "search", recording)
+    limit = 12 * policy.first_pass_most
+    assert first_pass(state, policy, Limits(seconds=None, nodes=limit)).outcome is Outcome.UNKNOWN
+    budgets = [cap for cap in caps if cap is not None]
+    assert len(budgets) == len(caps) > 10
+    assert budgets[0] == policy.first_pass_budget
+    assert max(budgets) == policy.first_pass_most
+    assert budgets[:-1] == sorted(budgets[:-1])  # growing, then level (the last is what is left)
+    assert budgets.count(policy.first_pass_most) >= 5
+    most = policy.first_pass_most
+    caps.clear()
+    monkeypatch.setattr(policy, "first_pass_most", None)
+    first_pass(state, policy, Limits(seconds=None, nodes=limit))
+    assert max(cap for cap in caps if cap is not None) > most
+
+
+class Recording(Digging):
+    """A digging attempt that records the positions it searches from."""
+
+    def __init__(self, policy: CanonicalPolicy, attempt: int) -> None:
+        super().__init__(policy, attempt)
+        self.expanded: list[State] = []
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        self.expanded.append(state)
+        return super().ordered_moves(state)
+
+
+def test_later_attempts_skip_what_earlier_ones_searched_through() -> None:
+    """``search``'s ``finished``: an attempt adds the positions it searched through, not
+    those on its path when it stops, and a later attempt searches from none of them."""
+    game = kibitz.game("kingsdown-eights")
+    state = game.deal(20021)  # no attempt wins it within these limits
+    policy = policy_for(game)
+    limits = Limits(seconds=None, nodes=3_000)
+    finished: set[Hashable] = set()
+    first = Recording(policy, 1)
+    assert search_module.search(state, first, limits, finished).outcome is Outcome.UNKNOWN
+    assert finished and policy.key(first.expanded[0]) not in finished  # the root was on the path
+    before = set(finished)
+    later = Recording(policy, 1)  # the same order: it would search the same positions again
+    search_module.search(state, later, limits, finished)
+    assert len(later.expanded) > 100 and not {policy.key(s) for s in later.expanded} & before
+    assert before < finished  # nothing searched through leaves it
+    alone = Recording(policy, 1)
+    search_module.search(state, alone, limits)
+    assert [policy.key(s) for s in alone.expanded] == [policy.key(s) for s in first.expanded]  # without it

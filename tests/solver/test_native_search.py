@@ -11,10 +11,11 @@ import pytest
 import kibitz
 from kibitz import native
 from kibitz.moves import Move
-from kibitz.solver import Limits, SolverBugError, solve, verify_win
+from kibitz.solver import Limits, Outcome, SolverBugError, solve, verify_win
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
+from kibitz.solver.search import first_pass
 from kibitz.state import State
 
 pytestmark = pytest.mark.skipif(native.load() is None, reason="the native kernel is not built")
@@ -103,6 +104,38 @@ def test_grand_duchess_plays_out_and_proves_as_in_python(ruleset: str, on_both: 
     native.use("native")
     assert [solved("grand-duchess", ruleset, number, nodes) for number, nodes in cases] == expected
     assert {row["outcome"] for row in expected} >= {"unknown"}
+
+
+def test_long_first_passes_are_the_same_as_in_python(on_both: None) -> None:
+    """Limits at which Cicely's attempts reach ``first_pass_most`` (after about 5,700 nodes)
+    and stay there, and at which Kingsdown Eights's and Duchess's attempts skip many
+    positions that earlier attempts searched through (``first_pass``'s ``finished``)."""
+    most = policy_for(kibitz.game("cicely")).first_pass_most
+    assert most is not None
+    cases = [("cicely", 30369, 12 * most), ("cicely", 9, 6 * most), ("kingsdown-eights", 20021, 25_000),
+             ("duchess", 143, 25_000)]
+    expected = [solved(slug, "standard", number, nodes) for slug, number, nodes in cases]
+    native.use("native")
+    assert [solved(slug, "standard", number, nodes) for slug, number, nodes in cases] == expected
+    assert [row["outcome"] for row in expected] == ["unknown", "won", "unknown", "unknown"]
+
+
+def test_a_first_pass_whose_table_fills_goes_on_as_in_python(on_both: None) -> None:
+    """The positions a first pass's attempts searched through fill the table: the pass
+    forgets them and restarts, in both builds alike."""
+    game = kibitz.game("kingsdown-eights")
+    limits = Limits(seconds=None, nodes=12_000, table=2_500)
+    quick = first_pass(game.deal(20021), policy_for(game), limits.share(0.9))
+    assert (quick.outcome, quick.reason, quick.peak_table) == (Outcome.UNKNOWN, "node limit", 2_500)
+
+    def solved_within() -> dict[str, object]:
+        row = solve(game.deal(20021), limits).as_dict()
+        del row["seconds"]
+        return row
+
+    expected = solved_within()
+    native.use("native")
+    assert solved_within() == expected
 
 
 @pytest.mark.parametrize("slug", ["cicely", "kingsdown-eights", "tournament", "duchess"])

@@ -203,7 +203,7 @@ impl Searcher<'_> {
     pub fn solve(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let full = self.full;
         if !full.spec.digs_first && full.spec.capped_rounds.is_none() {
-            return self.search(board, full, limits);
+            return self.search(board, full, limits, None);
         }
         let share = full.spec.first_pass_share;
         let first = self.first_pass(board, Limits {
@@ -219,7 +219,7 @@ impl Searcher<'_> {
             nodes: limits.nodes.map(|n| n.saturating_sub(first.nodes).max(1)),
             table: limits.table,
         };
-        let mut result = self.search(board, full, rest);
+        let mut result = self.search(board, full, rest, None);
         result.nodes += first.nodes;
         result.seconds += first.seconds;
         result.states += first.states;
@@ -228,9 +228,9 @@ impl Searcher<'_> {
     }
 
     /// The first pass: attempts with a node budget growing by the policy's
-    /// `first_pass_growth`, until one wins, one ends before its budget, or the limits are
-    /// reached; an attempt that abandoned capped subtrees is followed by the next one (with
-    /// the same budget).
+    /// `first_pass_growth` (up to its `first_pass_most`), until one wins, one ends before its
+    /// budget, or the limits are reached; an attempt that abandoned capped subtrees is
+    /// followed by the next one (with the same budget).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
@@ -238,6 +238,10 @@ impl Searcher<'_> {
         let mut budget = self.full.spec.first_pass_budget;
         let mut attempt = 0u64;
         let mut reason;
+        // The positions the attempts searched through without a win, in one table (the
+        // digging pass's only: its attempts share their moves, Python's
+        // `Policy.attempts_share_moves`); when it is full, the pass forgets them.
+        let mut finished = self.full.spec.digs_first.then(Table::default);
         loop {
             let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let left = limits.nodes.map(|n| n as i64 - nodes as i64);
@@ -263,7 +267,8 @@ impl Searcher<'_> {
                     &digging
                 }
             };
-            let part = self.search(board, quick, Limits { seconds, nodes: cap, table: limits.table });
+            let remembered = finished.as_ref().map_or(0, |table| table.len());
+            let part = self.search(board, quick, Limits { seconds, nodes: cap, table: limits.table }, finished.as_mut());
             nodes += part.nodes;
             states += part.states;
             peak = peak.max(part.peak_table);
@@ -280,7 +285,13 @@ impl Searcher<'_> {
             }
             reason = part.reason.unwrap_or(reasons::FIRST_PASS_EXHAUSTED);
             let capped = part.reason == Some(reasons::SUBTREE_CAP);
+            // The attempts' shared table is full: forget what they searched through, go on.
+            let full = remembered > 0 && part.reason == Some(reasons::MEMORY_LIMIT);
+            if let (true, Some(table)) = (full, finished.as_mut()) {
+                table.clear();
+            }
             let restart = capped
+                || full
                 || match (budget, cap) {
                     (Some(budget), Some(cap)) => {
                         part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget
@@ -292,7 +303,8 @@ impl Searcher<'_> {
             }
             attempt += 1;
             if !capped {
-                budget = budget.map(|b| (b as f64 * self.full.spec.first_pass_growth) as u64);
+                let most = self.full.spec.first_pass_most.unwrap_or(u64::MAX);
+                budget = budget.map(|b| ((b as f64 * self.full.spec.first_pass_growth) as u64).min(most));
             }
         }
         SearchResult {
@@ -306,18 +318,30 @@ impl Searcher<'_> {
         }
     }
 
-    /// A search of `board` under `policy`: split where the policy says, else one depth-first search.
-    fn search(&mut self, board: &Board, policy: &dyn Policy, limits: Limits) -> SearchResult {
+    /// A search of `board` under `policy`: split where the policy says, else one depth-first
+    /// search. `finished`, when given, holds the keys of positions that earlier searches with
+    /// the same moves searched through without a win (Python's `search`): skipped as
+    /// positions met before are; this search adds those it searches through, but not those
+    /// still on its path when it stops.
+    fn search(&mut self, board: &Board, policy: &dyn Policy, limits: Limits, finished: Option<&mut Table>) -> SearchResult {
         let (root, prelude) = self.settle(policy, board);
         if !self.is_won(&root) && policy.splits_at(&root) {
-            return self.split_search(&root, prelude, policy, limits);
+            return self.split_search(&root, prelude, policy, limits, finished);
         }
-        self.depth_first(board, policy, limits)
+        self.depth_first(board, policy, limits, finished)
     }
 
     /// Tries each move of `root` with a node budget that grows fourfold per pass, each with
-    /// its own complete search (own table); lost when every alternative is.
-    fn split_search(&mut self, root: &Board, prelude: Vec<Move>, policy: &dyn Policy, limits: Limits) -> SearchResult {
+    /// its own complete search (own table); lost when every alternative is. Given
+    /// `finished` (a first pass's), the alternatives share it and prove nothing.
+    fn split_search(
+        &mut self,
+        root: &Board,
+        prelude: Vec<Move>,
+        policy: &dyn Policy,
+        limits: Limits,
+        mut finished: Option<&mut Table>,
+    ) -> SearchResult {
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
         let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
@@ -346,7 +370,7 @@ impl Searcher<'_> {
                     return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, states, peak);
                 }
                 let cap = left.map_or(budget, |l| budget.min(l as u64));
-                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), table: limits.table });
+                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), table: limits.table }, finished.as_deref_mut());
                 nodes += part.nodes;
                 states += part.states;
                 peak = peak.max(part.peak_table);
@@ -380,7 +404,7 @@ impl Searcher<'_> {
     }
 
     /// Depth-first search with one transposition table.
-    fn depth_first(&mut self, board: &Board, policy: &dyn Policy, limits: Limits) -> SearchResult {
+    fn depth_first(&mut self, board: &Board, policy: &dyn Policy, limits: Limits, finished: Option<&mut Table>) -> SearchResult {
         /// A position on the search path: its moves are `stack[start..end]`, `next` the one
         /// to try; past `abandon_after` nodes the innermost capped subtree holding it is abandoned.
         struct Frame {
@@ -392,10 +416,14 @@ impl Searcher<'_> {
             abandon_after: Option<u64>,
             /// The hashes of the board's piles, for its children's keys.
             hashes: PileHashes,
+            key: Key,
         }
         let started = Instant::now();
         let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
-        let mut seen = Table::default();
+        let carries = finished.is_some();
+        let mut own = Table::default();
+        let seen: &mut Table = finished.unwrap_or(&mut own);
+        let known = seen.len() as u64;
         let mut nodes = 0u64;
         let mut stack: Vec<Move> = Vec::with_capacity(1024);
         let done = |outcome, moves, reason, nodes, seen: &Table| SearchResult {
@@ -403,18 +431,30 @@ impl Searcher<'_> {
             moves,
             reason,
             nodes,
-            states: seen.len() as u64,
+            states: seen.len() as u64 - known,
             seconds: started.elapsed().as_secs_f64(),
             peak_table: seen.len() as u64,
         };
+        // Stopped undecided: with `finished` given, the positions still on the path, and
+        // `open` (a position counted but not searched), leave the table.
+        let stopped = |reason, nodes, seen: &mut Table, frames: &[Frame], open: Option<Key>| {
+            let result = done(Outcome::Unknown, Vec::new(), Some(reason), nodes, seen);
+            if carries {
+                frames.iter().map(|f| f.key).chain(open).for_each(|key| {
+                    seen.remove(&key);
+                });
+            }
+            result
+        };
         let (root, prelude) = self.settle(policy, board);
         if self.is_won(&root) {
-            return done(Outcome::Won, prelude, None, nodes, &seen);
+            return done(Outcome::Won, prelude, None, nodes, seen);
         }
         let mut root_hashes = [0; MAX_PILES];
-        seen.insert(policy.keys().key_reusing(&root, &[0; MAX_PILES], u32::MAX, &mut root_hashes));
+        let root_key = policy.keys().key_reusing(&root, &[0; MAX_PILES], u32::MAX, &mut root_hashes);
+        seen.insert(root_key);
         if policy.is_hopeless(&root) {
-            return done(Outcome::Lost, Vec::new(), None, nodes, &seen);
+            return done(Outcome::Lost, Vec::new(), None, nodes, seen);
         }
         let caps = policy.caps_subtrees();
         let mut abandoned = false;
@@ -423,7 +463,7 @@ impl Searcher<'_> {
             let (found, played) = self.probe(policy, probe, &root, probes);
             nodes = played;
             if let Some(found) = found {
-                return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, &seen);
+                return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, seen);
             }
         }
         let mut moves = MoveList::new();
@@ -435,7 +475,7 @@ impl Searcher<'_> {
         let mut spare = Board::default();
         let mut hashes: PileHashes = [0; MAX_PILES];
         let mut scratch = Vec::with_capacity(128);
-        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None, hashes: root_hashes }];
+        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None, hashes: root_hashes, key: root_key }];
         nodes += 1;
         while let Some(frame) = frames.last_mut() {
             if let Some(mark) = frame.abandon_after.filter(|&mark| nodes > mark) {
@@ -475,7 +515,7 @@ impl Searcher<'_> {
             }
             if self.is_won(&child) {
                 let path = frames.iter().flat_map(|f| f.line.iter().copied()).chain(line).collect();
-                return done(Outcome::Won, path, None, nodes, &seen);
+                return done(Outcome::Won, path, None, nodes, seen);
             }
             let key = match before_safe {
                 Some(key) if line.len() == 1 => key, // no safe move: `hashes` are the child's
@@ -488,7 +528,7 @@ impl Searcher<'_> {
             }
             if seen.len() as u64 > limits.table {
                 seen.remove(&key); // the table was full: the position is not kept
-                return done(Outcome::Unknown, Vec::new(), Some(reasons::MEMORY_LIMIT), nodes, &seen);
+                return stopped(reasons::MEMORY_LIMIT, nodes, seen, &frames, None);
             }
             if policy.is_hopeless(&child) {
                 pool.push(child);
@@ -497,22 +537,22 @@ impl Searcher<'_> {
             nodes += 1;
             if nodes.is_multiple_of(TIME_CHECK_EVERY) {
                 if deadline.is_some_and(|d| Instant::now() > d) {
-                    return done(Outcome::Unknown, Vec::new(), Some(reasons::TIME_LIMIT), nodes, &seen);
+                    return stopped(reasons::TIME_LIMIT, nodes, seen, &frames, Some(key));
                 }
                 if (self.stop)() {
-                    return done(Outcome::Unknown, Vec::new(), Some(reasons::INTERRUPTED), nodes, &seen);
+                    return stopped(reasons::INTERRUPTED, nodes, seen, &frames, Some(key));
                 }
                 if let Some(probe) = policy.probe() {
                     probes += 1;
                     let (found, played) = self.probe(policy, probe, &frames[0].board, probes);
                     nodes += played;
                     if let Some(found) = found {
-                        return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, &seen);
+                        return done(Outcome::Won, prelude.into_iter().chain(found).collect(), None, nodes, seen);
                     }
                 }
             }
             if limits.nodes.is_some_and(|limit| nodes >= limit) {
-                return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, &seen);
+                return stopped(reasons::NODE_LIMIT, nodes, seen, &frames, Some(key));
             }
             let frame = frames.last().expect("the frame whose move was tried");
             let mut abandon_after = frame.abandon_after;
@@ -528,11 +568,11 @@ impl Searcher<'_> {
             policy.ordered_moves(&child, &mut moves);
             let start = stack.len();
             stack.extend_from_slice(&moves);
-            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after, hashes });
+            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after, hashes, key });
         }
         if abandoned {
-            return done(Outcome::Unknown, Vec::new(), Some(reasons::SUBTREE_CAP), nodes, &seen);
+            return done(Outcome::Unknown, Vec::new(), Some(reasons::SUBTREE_CAP), nodes, seen);
         }
-        done(Outcome::Lost, Vec::new(), None, nodes, &seen)
+        done(Outcome::Lost, Vec::new(), None, nodes, seen)
     }
 }

@@ -127,6 +127,9 @@ pub struct PolicySpec {
     pub first_pass_budget: Option<u64>,
     /// Growth of the first pass's node budget from one attempt to the next.
     pub first_pass_growth: f64,
+    /// The largest node budget of a first-pass attempt (Python's `first_pass_most`).
+    #[serde(default)]
+    pub first_pass_most: Option<u64>,
     /// The piles whose depth to a wanted card orders the digging moves.
     pub dig_sources: Vec<usize>,
     #[serde(default)]

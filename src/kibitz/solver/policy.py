@@ -30,6 +30,13 @@ class Policy:
     ``None``: one attempt."""
     first_pass_growth = 1.3
     """Growth of the first pass's node budget from one attempt to the next."""
+    first_pass_most: int | None = None
+    """The largest node budget of a first-pass attempt: the budget grows up to it and stays
+    there. ``None``: no such bound."""
+    attempts_share_moves = False
+    """Whether this policy is a first-pass attempt that plays the same moves as the other
+    attempts, only in its own order (and caps no subtree), so that later attempts may skip
+    the positions earlier ones searched through (see :func:`kibitz.solver.search.first_pass`)."""
     first_pass_final = False
     """Whether the first pass plays as if no card ever left the foundations but onto another
     (``Facts.foundations_final``) where the rules let them back, dropping those moves and

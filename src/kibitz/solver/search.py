@@ -16,10 +16,12 @@ TIME_CHECK_EVERY = 512
 
 
 class _Frame:
-    __slots__ = ("state", "moves", "next", "line", "abandon_after")
+    __slots__ = ("state", "key", "moves", "next", "line", "abandon_after")
 
-    def __init__(self, state: State, moves: list[Move], line: list[Move], abandon_after: int | None = None) -> None:
+    def __init__(self, state: State, key: Hashable, moves: list[Move], line: list[Move],
+                 abandon_after: int | None = None) -> None:
         self.state = state
+        self.key = key
         self.moves = moves
         self.next = 0
         self.line = line
@@ -41,6 +43,9 @@ def settle(policy: Policy, state: State, played: list[Move]) -> State:
     return state
 
 
+MEMORY_LIMIT = "memory limit"
+"""The reason of a search whose transposition table reached ``Limits.table`` positions."""
+
 SUBTREE_CAP = "subtree cap"
 """The reason of a search that abandoned capped subtrees (``Policy.subtree_budget``)."""
 
@@ -49,36 +54,50 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """The policy's quick first pass (``Policy.first_pass``): won, or unknown.
 
     With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
-    node budget growing by the policy's ``first_pass_growth``, until one wins, one ends
-    before its budget, or the limits are reached. An attempt that abandoned capped subtrees
-    (``Policy.subtree_budget``) is followed by the next one too, which should cap less.
+    node budget growing by the policy's ``first_pass_growth`` (up to its
+    ``first_pass_most``), until one wins, one ends before its budget, or the limits are
+    reached. An attempt that abandoned capped subtrees (``Policy.subtree_budget``) is
+    followed by the next one too, which should cap less.
     Restarts tame heavy tails: a depth-first search whose first choices were wrong can
     spend its whole budget below them, while a search that starts differently often wins
     at once. Nothing the first pass sees is a proof of loss.
+
+    A first pass whose attempts share their moves (``Policy.attempts_share_moves``, the
+    digging pass) remembers the positions they searched through without a win (see
+    :func:`search`'s ``finished``): the attempts play the same moves in other orders, so a
+    later one skips them. They share one table; when it is full, the pass forgets them and
+    goes on.
     """
     spent = Budget(limits)
     budget = policy.first_pass_budget
     attempt = 0
     reason = NODE_LIMIT
     quick = policy.first_pass(attempt)
+    finished: set[Hashable] | None = set() if quick is not None and quick.attempts_share_moves else None
     while quick is not None:
         part_limits = spent.remaining(budget)
         if part_limits is None:
             reason = spent.reason
             break
-        part = search(state, quick, part_limits)
+        remembered = 0 if finished is None else len(finished)
+        part = search(state, quick, part_limits, finished)
         spent.add(part)
         if part.outcome is Outcome.WON:
             return spent.result(Outcome.WON, part.moves)
         reason = part.reason or "first pass exhausted"
         capped = part.reason == SUBTREE_CAP
+        full = remembered > 0 and part.reason == MEMORY_LIMIT  # the table the attempts share
+        if full and finished is not None:
+            finished.clear()
         cap = part_limits.nodes
-        if not capped and (budget is None or cap is None or part.outcome is Outcome.LOST
-                           or part.reason != NODE_LIMIT or cap < budget):
+        if not capped and not full and (budget is None or cap is None or part.outcome is Outcome.LOST
+                                        or part.reason != NODE_LIMIT or cap < budget):
             break
         attempt += 1
         if budget is not None and not capped:
             budget = int(budget * policy.first_pass_growth)
+            if policy.first_pass_most is not None:
+                budget = min(budget, policy.first_pass_most)
         quick = policy.first_pass(attempt)
     return spent.result(Outcome.UNKNOWN, reason=reason)
 
@@ -87,20 +106,30 @@ FIRST_BUDGET = 2_000
 """Node budget of each alternative in the first pass of a split search; it grows fourfold."""
 
 
-def search(state: State, policy: Policy, limits: Limits) -> SolveResult:
-    """Search for a win from ``state``; the winning line is not yet replayed (see ``solve``)."""
+def search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+    """Search for a win from ``state``; the winning line is not yet replayed (see ``solve``).
+
+    ``finished``, when given, holds the keys of positions that earlier searches with the
+    same moves (attempts of a first pass, in other orders) searched through without a win:
+    they are skipped, as positions met before are, and this search adds those it searches
+    through, but not those still on its path when it stops. A position searched through
+    may have been cut short where its lines came back to a position then on the path, so a
+    search given ``finished`` may miss a win; only a first pass, which proves nothing, gives one.
+    """
     prelude: list[Move] = []
     root = settle(policy, state, prelude)
     if not state.game.is_won(root) and policy.splits_at(root):
-        return _split_search(root, prelude, policy, limits)
-    return _search(state, policy, limits)
+        return _split_search(root, prelude, policy, limits, finished)
+    return _search(state, policy, limits, finished)
 
 
-def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limits) -> SolveResult:
+def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limits,
+                  finished: set[Hashable] | None) -> SolveResult:
     """Try each move of ``root`` with a node budget that grows fourfold per pass.
 
     Each alternative gets its own complete depth-first search (own table), so a verdict of
-    *lost* for an alternative is a full proof; the position is lost when every alternative is.
+    *lost* for an alternative is a full proof; the position is lost when every alternative
+    is. Given ``finished`` (a first pass's), the alternatives share it and prove nothing.
     """
     spent = Budget(limits)
     apply = root.game.apply_unchecked
@@ -112,7 +141,7 @@ def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limi
             part_limits = spent.remaining(budget)
             if part_limits is None:
                 return spent.result(Outcome.UNKNOWN, reason=spent.reason)
-            part = _search(child, policy, part_limits)
+            part = _search(child, policy, part_limits, finished)
             spent.add(part)
             if part.outcome is Outcome.WON:
                 return spent.result(Outcome.WON, tuple(prelude) + (move,) + part.moves)
@@ -126,8 +155,8 @@ def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limi
     return spent.result(Outcome.LOST)
 
 
-def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
-    """Depth-first search with one transposition table."""
+def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+    """Depth-first search with one transposition table (``finished``, when given; see :func:`search`)."""
     clock = Budget(limits)
     started, deadline = clock.started, clock.deadline
     node_limit = limits.nodes
@@ -136,19 +165,31 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     apply = game.apply_unchecked
     is_won = game.is_won
     key_of = policy.key
-    seen: set[Hashable] = set()
+    seen: set[Hashable] = set() if finished is None else finished
+    known = len(seen)
     nodes = 0
     caps = policy.caps_subtrees
     abandoned = False
+    frames: list[_Frame] = []
 
-    def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
-        return SolveResult(outcome, moves, reason, nodes, len(seen), time.perf_counter() - started, len(seen))
+    def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None,
+               open_child: Hashable | None = None) -> SolveResult:
+        """The result; with ``finished`` given, the positions still on the path (and
+        ``open_child``, a position counted but not searched) leave the table."""
+        done = SolveResult(outcome, moves, reason, nodes, len(seen) - known, time.perf_counter() - started, len(seen))
+        if finished is not None:
+            for frame in frames:
+                seen.discard(frame.key)
+            if open_child is not None:
+                seen.discard(open_child)
+        return done
 
     prelude: list[Move] = []
     root = settle(policy, state, prelude)
     if is_won(root):
         return result(Outcome.WON, tuple(prelude))
-    seen.add(key_of(root))
+    root_key = key_of(root)
+    seen.add(root_key)
     if policy.is_hopeless(root):
         return result(Outcome.LOST)
     probes = 0
@@ -157,7 +198,7 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     nodes = policy.probe_moves - probed
     if found is not None:
         return result(Outcome.WON, tuple(prelude + found))
-    frames = [_Frame(root, policy.ordered_moves(root), prelude)]
+    frames.append(_Frame(root, root_key, policy.ordered_moves(root), prelude))
     nodes += 1
     while frames:
         frame = frames[-1]
@@ -181,16 +222,16 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
         if key in seen:
             continue
         if len(seen) >= table_limit:
-            return result(Outcome.UNKNOWN, reason="memory limit")
+            return result(Outcome.UNKNOWN, reason=MEMORY_LIMIT)
         seen.add(key)
         if policy.is_hopeless(child):
             continue
         nodes += 1
         if nodes % TIME_CHECK_EVERY == 0:
             if deadline is not None and time.perf_counter() > deadline:
-                return result(Outcome.UNKNOWN, reason=TIME_LIMIT)
+                return result(Outcome.UNKNOWN, reason=TIME_LIMIT, open_child=key)
             if interrupts.requested():
-                return result(Outcome.UNKNOWN, reason=interrupts.INTERRUPTED)
+                return result(Outcome.UNKNOWN, reason=interrupts.INTERRUPTED, open_child=key)
             probes += 1
             probed = policy.probe_moves
             found = policy.probe(root, probes)
@@ -198,11 +239,11 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
             if found is not None:
                 return result(Outcome.WON, tuple(prelude + found))
         if node_limit is not None and nodes >= node_limit:
-            return result(Outcome.UNKNOWN, reason=NODE_LIMIT)
+            return result(Outcome.UNKNOWN, reason=NODE_LIMIT, open_child=key)
         abandon_after = frame.abandon_after
         if caps:
             budget = policy.subtree_budget(frame.state, child)
             if budget is not None and (abandon_after is None or nodes + budget < abandon_after):
                 abandon_after = nodes + budget
-        frames.append(_Frame(child, policy.ordered_moves(child), line, abandon_after))
+        frames.append(_Frame(child, key, policy.ordered_moves(child), line, abandon_after))
     return result(Outcome.UNKNOWN, reason=SUBTREE_CAP) if abandoned else result(Outcome.LOST)

@@ -189,6 +189,8 @@ class Digging(OverFull):
     find them.
     """
 
+    attempts_share_moves = True
+
     def __init__(self, full: CanonicalPolicy, attempt: int) -> None:
         super().__init__(full)
         self.canonical = full
