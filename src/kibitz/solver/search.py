@@ -174,10 +174,10 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
 
     def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None,
                open_child: Hashable | None = None) -> SolveResult:
-        """The result; with ``finished`` given, the positions still on the path (and
-        ``open_child``, a position counted but not searched) leave the table."""
+        """The result; stopped undecided with ``finished`` given, the positions still on the
+        path (and ``open_child``, a position counted but not searched) leave the table."""
         done = SolveResult(outcome, moves, reason, nodes, len(seen) - known, time.perf_counter() - started, len(seen))
-        if finished is not None:
+        if finished is not None and outcome is Outcome.UNKNOWN:
             for frame in frames:
                 seen.discard(frame.key)
             if open_child is not None:
