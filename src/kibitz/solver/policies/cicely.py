@@ -49,10 +49,9 @@ class CicelyPolicy(CanonicalPolicy):
     search almost never backs up: cards can go back and forth between cells and columns
     without end, so nearly every child is a new position, and an attempt is one line of
     play as long as its budget (on deals 30,001-30,006 the winning attempt was one line of
-    150-550 positions). Larger attempts only wander
-    further; many short ones try many lines. On 13 deals of 30,001-32,000 that version 9
-    left undecided at 10 s, 5,000,000 nodes each: 2 won without the bound, 8 with 500,
-    9 with 1,000, 6 with 3,000."""
+    150-550 positions). Larger attempts only wander further; many short ones try many
+    lines. On 13 deals of 30,001-32,000 that version 9 left undecided at 10 s, 5,000,000
+    nodes each: 2 won without the bound, 8 with 500, 9 with 1,000, 6 with 3,000."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=when_stock_empty, reserve=always)
