@@ -4,7 +4,8 @@
 //! and the moves are tried in a digging order: to a foundation first, the deal last, the
 //! others by how deep their source pile holds a card some foundation takes now; attempts
 //! after the first add seeded noise to those depths (splitmix64, seeded from the position and
-//! the attempt).
+//! the attempt). A policy that does not dig by depth (`digs_by_depth`) gives them all depth
+//! 0: the full policy's order in the first attempt, a shuffle by the noise in the others.
 
 use smallvec::SmallVec;
 
@@ -67,10 +68,13 @@ impl Policy for Digging<'_> {
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
-        let wanted = self.wanted(board);
-        let mut depths = [CELL_DEPTH; crate::spec::MAX_PILES];
-        for &pile in &self.full.spec.dig_sources {
-            depths[pile] = Self::depth(board.pile(pile), wanted);
+        let by_depth = self.full.spec.digs_by_depth;
+        let mut depths = [if by_depth { CELL_DEPTH } else { 0.0 }; crate::spec::MAX_PILES];
+        if by_depth {
+            let wanted = self.wanted(board);
+            for &pile in &self.full.spec.dig_sources {
+                depths[pile] = Self::depth(board.pile(pile), wanted);
+            }
         }
         let mut noise = (self.attempt > 0).then(|| {
             // The piles joined by 0xff, as Python hashes them (on the stack up to 256 bytes).

@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 10
+SOLVER_VERSION = 11
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -32,7 +32,9 @@ pass plays the standard ruleset's moves, ``Policy.first_pass_final``. Version 9 
 Duchess and Cicely: their first pass's budget grows by 1.1 per restart, as in Kingsdown
 Eights. Version 10 changed only the digging first pass of Duchess, Cicely and Kingsdown
 Eights: its attempts skip the positions earlier attempts searched through, and in Cicely no
-attempt gets more than 1,000 nodes, ``Policy.first_pass_most``.)"""
+attempt gets more than 1,000 nodes, ``Policy.first_pass_most``. Version 11 changed only
+the first pass of Duchess and Cicely: its attempts play their moves in random order instead
+of digging for the wanted cards, ``CanonicalPolicy.digs_by_depth``.)"""
 
 
 class SolverBugError(AssertionError):
