@@ -4,8 +4,8 @@
 //! and the moves are tried in a digging order: to a foundation first, the deal last, the
 //! others by how deep their source pile holds a card some foundation takes now; attempts
 //! after the first add seeded noise to those depths (splitmix64, seeded from the position and
-//! the attempt). A policy that does not dig by depth (`digs_by_depth`) gives them all depth
-//! 0: the full policy's order in the first attempt, a shuffle by the noise in the others.
+//! the attempt). Where the policy restarts at random (`random_restarts`), the attempts after
+//! the first give every move depth 0, so that the noise alone orders them.
 
 use smallvec::SmallVec;
 
@@ -68,7 +68,7 @@ impl Policy for Digging<'_> {
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
-        let by_depth = self.full.spec.digs_by_depth;
+        let by_depth = !(self.attempt > 0 && self.full.spec.random_restarts);
         let mut depths = [if by_depth { CELL_DEPTH } else { 0.0 }; crate::spec::MAX_PILES];
         if by_depth {
             let wanted = self.wanted(board);

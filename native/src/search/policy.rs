@@ -123,9 +123,9 @@ pub struct PolicySpec {
     pub splits: Option<Split>,
     /// Whether the search starts with the digging first pass.
     pub digs_first: bool,
-    /// Whether the digging first pass orders its moves by how deep their source piles hold
-    /// a wanted card (Python's `digs_by_depth`); else only by its noise.
-    pub digs_by_depth: bool,
+    /// Whether the digging first pass's attempts after the first play random lines instead
+    /// of digging (Python's `random_restarts`).
+    pub random_restarts: bool,
     pub first_pass_share: f64,
     pub first_pass_budget: Option<u64>,
     /// Growth of the first pass's node budget from one attempt to the next.

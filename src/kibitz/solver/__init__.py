@@ -33,8 +33,8 @@ Duchess and Cicely: their first pass's budget grows by 1.1 per restart, as in Ki
 Eights. Version 10 changed only the digging first pass of Duchess, Cicely and Kingsdown
 Eights: its attempts skip the positions earlier attempts searched through, and in Cicely no
 attempt gets more than 1,000 nodes, ``Policy.first_pass_most``. Version 11 changed only
-the first pass of Duchess and Cicely: its attempts play their moves in random order instead
-of digging for the wanted cards, ``CanonicalPolicy.digs_by_depth``.)"""
+the first pass of Duchess and Cicely: its attempts after the first play random lines instead
+of digging for the wanted cards, ``CanonicalPolicy.random_restarts``.)"""
 
 
 class SolverBugError(AssertionError):

@@ -151,7 +151,7 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "reserve": counterpart_of(policy.reserve_interchangeable, Interchangeable).native(game),
         "same_suit_pairs": [list(pair) for pair in policy.same_suit_pairs],
         "digs_first": policy.digs_first,
-        "digs_by_depth": policy.digs_by_depth,
+        "random_restarts": policy.random_restarts,
         "first_pass_share": policy.first_pass_share,
         "first_pass_budget": policy.first_pass_budget,
         "first_pass_growth": policy.first_pass_growth,

@@ -104,11 +104,10 @@ class CanonicalPolicy(Policy):
     """
 
     digs_first = False
-    digs_by_depth = True
-    """Whether the digging first pass tries first the moves off piles that hold a card the
-    foundations take now near their top (:class:`Digging`). Where it does not, the moves
-    neither to a foundation nor the deal keep the full policy's order in the first attempt
-    and are shuffled by the noise in the others."""
+    random_restarts = False
+    """Whether the digging first pass's attempts after the first play random lines instead
+    of digging (:class:`Digging`): the moves neither to a foundation nor the deal in an
+    order drawn from the noise alone."""
     first_pass_share = 0.9
     first_pass_budget: int | None = FIRST_ATTEMPT_BUDGET
 
@@ -188,10 +187,10 @@ class Digging(OverFull):
     foundation, and the moves are tried in a digging order: moves to a foundation first
     and the deal last; the others by how deep their source pile holds a card that some
     foundation takes now (a move off a pile whose next card plays comes first), moves out
-    of cells at depth ``CELL_DEPTH``; where the policy does not dig by depth
-    (``digs_by_depth``), all of them at depth 0. Attempts after the first add seeded noise
-    to the depths, so each restart digs in another order (at equal depths, a random one);
-    the noise (:class:`SplitMix64`) depends only on the position and the attempt, so
+    of cells at depth ``CELL_DEPTH``. Attempts after the first add seeded noise to the
+    depths, so each restart digs in another order; where the policy restarts at random
+    (``random_restarts``), they give every move depth 0, so the noise alone orders them. The
+    noise (:class:`SplitMix64`) depends only on the position and the attempt, so
     results are reproducible. It may miss wins, so it is only used to find them.
     """
 
@@ -222,7 +221,7 @@ class Digging(OverFull):
         wanted = self.wanted(state)
         foundations = self._foundation_names
         depth: dict[str, int] = {}
-        by_depth = self.canonical.digs_by_depth
+        by_depth = not (self.attempt and self.canonical.random_restarts)
         for name, i in self.canonical.dig_sources.items() if by_depth else ():
             pile = piles[i]
             found = NOT_WANTED
