@@ -218,10 +218,10 @@ class Digging(OverFull):
 
     def ordered_moves(self, state: State) -> list[Move]:
         piles = state.piles
-        wanted = self.wanted(state)
         foundations = self._foundation_names
         depth: dict[str, int] = {}
         by_depth = not (self.attempt and self.canonical.random_restarts)
+        wanted = self.wanted(state) if by_depth else set()
         for name, i in self.canonical.dig_sources.items() if by_depth else ():
             pile = piles[i]
             found = NOT_WANTED
