@@ -35,6 +35,11 @@ def positions(slug: str, count: int) -> list[State]:
     return found
 
 
+
+def wanted_depth(pile: bytes, wanted: set[int]) -> int:
+    """How deep under its top ``pile`` holds a wanted card (``NOT_WANTED`` when none)."""
+    return next((k for k in range(len(pile)) if pile[-1 - k] & IDENTITY in wanted), NOT_WANTED)
+
 @pytest.mark.parametrize("slug", ["cicely", "kingsdown-eights", "duchess"])
 def test_digging_keeps_the_legal_non_lifting_moves_in_dig_order(slug: str) -> None:
     policy = policy_for(kibitz.game(slug))
@@ -53,7 +58,7 @@ def test_digging_keeps_the_legal_non_lifting_moves_in_dig_order(slug: str) -> No
                 continue
             spec = state.game.piles[state.game.pile_index(move.source)]
             pile = state.piles[state.game.pile_index(move.source)]
-            depth = next((k for k in range(len(pile)) if pile[-1 - k] & IDENTITY in wanted), NOT_WANTED)
+            depth = wanted_depth(pile, wanted)
             scores.append(CELL_DEPTH if spec.cell else depth)
         assert scores == sorted(scores)
 
@@ -76,7 +81,7 @@ def test_random_restarts_play_moves_that_dig_nowhere_before_those_that_dig() -> 
                     if move.target.startswith("f") or move.is_deal or source not in policy.dig_sources.values():
                         continue
                     pile = state.piles[source]
-                    depths.append(next((k for k in range(len(pile)) if pile[-1 - k] & IDENTITY in wanted), NOT_WANTED))
+                    depths.append(wanted_depth(pile, wanted))
                 count += any(a == NOT_WANTED and b == 0 for k, a in enumerate(depths) for b in depths[k + 1:])
         assert (count > 0) == policy.random_restarts, slug
 
