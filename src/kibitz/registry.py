@@ -79,3 +79,11 @@ def game(name: str, ruleset: str = "standard") -> Game:
     if ruleset not in rulesets:
         raise UnknownGameError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(RULESETS)}")
     return rulesets[ruleset]
+
+
+def rulesets_alike(name: str, ruleset: str) -> tuple[str, ...]:
+    """Every ruleset of the game named ``name`` whose rules are those of ``ruleset`` (equal
+    :class:`Rules` values), in the order of :data:`RULESETS`: a game whose two rulesets agree
+    gives both. Results under one of them hold for all; they are stored under the first."""
+    rules = game(name, ruleset).rules
+    return tuple(other for other in RULESETS if game(name, other).rules == rules)

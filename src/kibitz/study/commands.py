@@ -18,7 +18,7 @@ from kibitz.registry import game as find_game
 
 if TYPE_CHECKING:
     from kibitz.study.ray_backend import RayRunner
-    from kibitz.study.report import Line, OddsLine
+    from kibitz.study.report import Alike, Line, OddsLine
     from kibitz.study.store import Store
 
 DEFAULT_DB = "kibitz-study.db"
@@ -287,7 +287,7 @@ def run_study_command(args: argparse.Namespace) -> int:
     ray = choose_backend(args.backend, args.address)
     backend: BatchRunner = ray or run_local
     plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
-                       undecided_only=args.undecided) for slug, ruleset in pairs]
+                       undecided_only=args.undecided) for slug, ruleset in studied_once(pairs)]
     store = open_store(args.db)
     db = printable(args.db)
     stored_before = store.count()
@@ -316,6 +316,38 @@ def run_study_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def registered_alike() -> Alike:
+    """:func:`~kibitz.registry.rulesets_alike`, remembered per game and ruleset, and a ruleset
+    alone when the results file names a game or ruleset that is not registered."""
+    from functools import cache
+
+    from kibitz.errors import UnknownGameError
+    from kibitz.registry import rulesets_alike
+
+    @cache
+    def alike(slug: str, ruleset: str) -> tuple[str, ...]:
+        try:
+            return rulesets_alike(slug, ruleset)
+        except UnknownGameError:
+            return (ruleset,)
+    return alike
+
+
+def studied_once(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The games and rulesets to study, each ruleset that has the rules of another replaced by
+    the first ruleset with those rules, and studied once (each change said on stderr)."""
+    from kibitz.registry import rulesets_alike
+    chosen: dict[tuple[str, str], None] = {}
+    for slug, ruleset in pairs:
+        first = rulesets_alike(slug, ruleset)[0]
+        if first != ruleset:
+            once = "studied once, as" if (slug, first) in chosen or (slug, first) in pairs else "solved as"
+            sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: {once} {first}; "
+                             "its results count for both\n")
+        chosen[(slug, first)] = None
+    return list(chosen)
+
+
 def choose_backend(backend: str, address: str | None) -> RayRunner | None:
     """The Ray runner for ``--backend ray``; ``None`` for the local one."""
     if backend == "ray":
@@ -335,7 +367,7 @@ def run_report(args: argparse.Namespace) -> int:
     wanted = None if args.deals is None else set(parse_deals(args.deals))
     with open_store(args.db) as store:
         rows = [row for row in store.rows(slug, moves=False) if wanted is None or row.deal in wanted]
-    lines = summarize(rows, by_version=args.by_version)
+    lines = summarize(rows, by_version=args.by_version, alike=registered_alike())
     if args.markdown is not None:
         return report_markdown(args, lines)
     if args.json:
@@ -445,9 +477,10 @@ def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list
     plays = [play for slug in chosen for play in store.plays(slug, ruleset)
              if (not agents or play.agent in agents) and (setting is None or play.setting in (setting, NO_SETTING))
              and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
-    pairs = sorted({(play.game, play.ruleset) for play in plays})
+    alike = registered_alike()
+    pairs = sorted({(play.game, ruleset) for play in plays for ruleset in alike(play.game, play.ruleset)})
     studies = summarize([row for game, rules in pairs for row in store.rows(game, rules, moves=False)
-                         if deals is None or row.deal in deals])
+                         if deals is None or row.deal in deals], alike=alike)
     return summarize_odds(plays, studies)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, replace
-from typing import Iterable
+from typing import Callable, Iterable
 
 from kibitz.study.store import Play, Row
 
@@ -81,6 +81,14 @@ class Line:
     """Deals won by one solver version and proved lost by another (a solver bug); counted as unknown."""
     losses: tuple[Loss, ...] = ()
     """The deals proved lost, in deal order."""
+    same_rules: tuple[str, ...] = ()
+    """The other rulesets of the game with the same rules: the line counts their results too
+    and stands for them."""
+
+    @property
+    def rulesets(self) -> str:
+        """The ruleset, and any with the same rules (``standard = pysolfc``)."""
+        return " = ".join((self.ruleset, *self.same_rules))
 
     @property
     def decided(self) -> int:
@@ -113,13 +121,25 @@ def _verdicts(group: list[Row]) -> tuple[list[Row], int]:
     return chosen, conflicts
 
 
-def summarize(rows: Iterable[Row], *, by_version: bool = False) -> list[Line]:
+Alike = Callable[[str, str], tuple[str, ...]]
+"""A game's rulesets with the rules of a given one, the first standing for all
+(:func:`kibitz.registry.rulesets_alike`)."""
+
+
+def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | None = None) -> list[Line]:
     """One :class:`Line` per game, ruleset and rules version (and solver version, with
-    ``by_version``); see the module docstring for how versions are merged."""
+    ``by_version``); see the module docstring for how versions are merged. With ``alike``,
+    rulesets with the same rules share one line, under the first of them."""
     groups: dict[tuple[str, str, int, int], list[Row]] = {}
+    others: dict[tuple[str, str], tuple[str, ...]] = {}
     for row in rows:
         version = row.solver_version if by_version else 0
-        groups.setdefault((row.game, row.ruleset, row.rules_version, version), []).append(row)
+        ruleset = row.ruleset
+        if alike is not None:
+            first, *rest = alike(row.game, row.ruleset)
+            ruleset = first
+            others[row.game, first] = tuple(rest)
+        groups.setdefault((row.game, ruleset, row.rules_version, version), []).append(row)
     lines = []
     for (game, ruleset, rules_version, _), group in sorted(groups.items()):
         versions = tuple(sorted({r.solver_version for r in group}))
@@ -137,7 +157,8 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False) -> list[Line]:
                           statistics.median(times), percentile(times, 0.9), percentile(times, 0.99),
                           max(times), limits, conflicts,
                           tuple(Loss(r.deal, r.states, r.solver_version)
-                                for r in sorted(group, key=lambda r: r.deal) if r.outcome == "lost")))
+                                for r in sorted(group, key=lambda r: r.deal) if r.outcome == "lost"),
+                          others.get((game, ruleset), ())))
     return lines
 
 
@@ -150,7 +171,7 @@ def format_table(lines: list[Line]) -> str:
     out = [header, rule]
     for line in lines:
         rate = "n/a" if line.winnability is None else f"{line.winnability:.2%}"
-        out.append(f"| {line.game} | {line.ruleset} | {line.deals:,} | {line.won:,} | {line.lost:,} | "
+        out.append(f"| {line.game} | {line.rulesets} | {line.deals:,} | {line.won:,} | {line.lost:,} | "
                    f"{line.unknown:,} | {rate} | {line.interval[0]:.2%} - {line.interval[1]:.2%} | "
                    f"{line.conservative[0]:.2%} - {line.conservative[1]:.2%} | {line.median * 1000:,.0f} | "
                    f"{line.p90 * 1000:,.0f} | {line.p99 * 1000:,.0f} | {line.max * 1000:,.0f} | "
@@ -159,9 +180,14 @@ def format_table(lines: list[Line]) -> str:
         if line.conflicts:
             out.append(f"\n{line.game} ({line.ruleset}): {line.conflicts:,} deals won by one solver version and "
                        "proved lost by another, counted as unknown: a solver bug, please report it.")
+    shared = [line for line in lines if line.same_rules]
+    if shared:
+        names = ", ".join(f"{line.game} ({line.rulesets})" for line in shared)
+        out.append(f"\nOne line stands for rulesets with the same rules: {names}; "
+                   "each deal is solved once and counted once.")
     if any(line.losses for line in lines):
         out.append("\nDeals proved lost, and why:\n")
-        out.extend(f"- {line.game} ({line.ruleset}) deal {loss.deal}: {loss.reason()}"
+        out.extend(f"- {line.game} ({line.rulesets}) deal {loss.deal}: {loss.reason()}"
                    for line in lines for loss in line.losses)
     return "\n".join(out)
 
@@ -237,7 +263,8 @@ def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = ()) -> list[
         key = (play.game, play.ruleset, play.agent, play.setting, play.agent_version, play.solver_version,
                play.rules_version)
         groups.setdefault(key, []).append(play)
-    thoughtful = {(line.game, line.ruleset, line.rules_version): line for line in studies}
+    thoughtful = {(line.game, ruleset, line.rules_version): line
+                  for line in studies for ruleset in (line.ruleset, *line.same_rules)}
     lines = []
     for key, group in sorted(groups.items()):
         game, ruleset, agent, setting, agent_version, solver_version, rules_version = key

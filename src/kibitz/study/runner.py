@@ -15,7 +15,7 @@ import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO, TypeVar
 
 from kibitz.study.store import Row, Store
@@ -260,11 +260,19 @@ def run_batches(plan: PlanT, todo: Sequence[int], keep: Callable[[list[RowT]], o
 def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
                stream: TextIO | None = None) -> Progress:
     """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions,
-    showing progress on ``stream`` when one is given."""
+    showing progress on ``stream`` when one is given. Where the plan's ruleset has the rules
+    of another (:func:`~kibitz.registry.rulesets_alike`), a deal decided under either counts,
+    and new results are stored under the first of them."""
     import kibitz
+    from kibitz.registry import rulesets_alike
     from kibitz.solver import SOLVER_VERSION
     rules_version = kibitz.game(plan.game, plan.ruleset).info.rules_version
-    done = store.decided(plan.game, plan.ruleset, None if plan.undecided_only else SOLVER_VERSION, rules_version)
+    alike = rulesets_alike(plan.game, plan.ruleset)
+    plan = replace(plan, ruleset=alike[0])
+    version = None if plan.undecided_only else SOLVER_VERSION
+    done: set[int] = set()
+    for ruleset in alike:
+        done |= store.decided(plan.game, ruleset, version, rules_version)
     todo = [n for n in plan.deals if n not in done]
     progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=stream)
     if stream is not None and progress.skipped:
