@@ -26,7 +26,8 @@ _requested = False
 
 
 def requested() -> bool:
-    """Whether Ctrl-C came during the current :func:`deferred` block."""
+    """Whether Ctrl-C (or SIGTERM, under :func:`terminate_as_interrupt`) came during the
+    current :func:`deferred` block."""
     return _requested
 
 
@@ -35,24 +36,59 @@ def _record(signum: int, frame: FrameType | None) -> None:
     _requested = True
 
 
+_deferring = False
+"""Whether a :func:`deferred` block is open (SIGTERM is then recorded, not raised)."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM under :func:`terminate_as_interrupt`: what Ctrl-C does in the foreground."""
+    if _deferring:
+        _record(signum, frame)
+    else:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Inside, SIGTERM (``kill PID``) stops the program as Ctrl-C does: a long job run in
+    the background, where the shell has Ctrl-C ignored, can still be stopped cleanly (what
+    it finished kept, how to go on said). Only in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @contextmanager
 def deferred() -> Iterator[None]:
     """Record Ctrl-C instead of raising it at once; raise ``KeyboardInterrupt`` on leaving.
 
     Only where Python's own handler is in place, in the main thread: a program that
     handles SIGINT itself, a worker that ignores it, or a thread keeps its behaviour.
+    SIGTERM under :func:`terminate_as_interrupt` is recorded too.
     """
-    global _requested
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    global _requested, _deferring
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    own_interrupt = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if not own_interrupt and signal.getsignal(signal.SIGTERM) is not _terminate:
         yield
         return
     _requested = False
-    signal.signal(signal.SIGINT, _record)
+    _deferring = True
+    if own_interrupt:
+        signal.signal(signal.SIGINT, _record)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _deferring = False
+        if own_interrupt:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         if _requested:
             _requested = False
             raise KeyboardInterrupt

@@ -14,6 +14,7 @@ from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, quoted
 from kibitz.files import write_atomically
 from kibitz.printable import printable
+from kibitz.solver import interrupts
 from kibitz.registry import game as find_game
 
 if TYPE_CHECKING:
@@ -37,12 +38,15 @@ examples:
 STUDY_EPILOG = f"""\
 GAME may be several games (or comma-separated), or 'all'; --ruleset may be
 several rulesets (comma-separated), or 'all'. Each game is studied in each
-ruleset in turn, into the same results file.
+ruleset in turn, into the same results file; a game whose two rulesets have
+the same rules is solved once, its results stored as standard and counted for
+both.
 
 Results go to an SQLite file (default {DEFAULT_DB}), one row per deal with the
 outcome, moves, nodes, time, solver version and rules version. Rerunning skips
 deals already decided by the same solver and rules versions, so an interrupted
-study (Ctrl-C) resumes where it stopped; deals left unknown are tried again.
+study (Ctrl-C, or kill PID in the background) resumes where it stopped; deals
+left unknown are tried again.
 With --undecided it also skips deals decided by earlier solver versions: a cheap
 way to deepen a study (a longer --timeout) after a solver upgrade.
 
@@ -84,7 +88,7 @@ can be played again. Results go to the same SQLite file as 'kibitz study'
 (default {DEFAULT_DB}), one row per deal: the outcome, moves, processor time and
 the agent's, solver's and rules' versions. Rerunning skips the deals already
 played by the same agent, setting, seed and versions, so an interrupted run
-(Ctrl-C) resumes where it stopped.
+(Ctrl-C, or kill PID in the background) resumes where it stopped.
 
 The table (printed at the end, or with --report) gives per game, ruleset and
 agent the win rate with its 95% Wilson interval and the processor time per
@@ -294,12 +298,13 @@ def run_study_command(args: argparse.Namespace) -> int:
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     solved = skipped = 0
     try:
-        for plan in plans:
-            if len(plans) > 1:
-                sys.stderr.write(f"{plan.game} ({plan.ruleset}):\n")
-            progress = run_study(plan, store, backend, sys.stderr)
-            solved += progress.done
-            skipped += progress.skipped
+        with interrupts.terminate_as_interrupt():  # `kill PID` stops it as Ctrl-C does
+            for plan in plans:
+                if len(plans) > 1:
+                    sys.stderr.write(f"{plan.game} ({plan.ruleset}):\n")
+                progress = run_study(plan, store, backend, sys.stderr)
+                solved += progress.done
+                skipped += progress.skipped
     except KeyboardInterrupt:
         stored = store.count() - stored_before
         sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {db}; "
@@ -515,14 +520,15 @@ def run_odds_command(args: argparse.Namespace) -> int:
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     played = skipped = 0
     try:
-        for slug in games:
-            for name in agents:
-                plan = OddsPlan(slug, ruleset, name, wanted, setting, seed, args.workers, args.batch)
-                label = f"{name} agent" + (f", {setting} setting" if name == "strong" else "")
-                sys.stderr.write(f"{slug} ({ruleset}), {label}, seed {seed}:\n")
-                progress = run_odds(plan, store, backend, sys.stderr)
-                played += progress.done
-                skipped += progress.skipped
+        with interrupts.terminate_as_interrupt():
+            for slug in games:
+                for name in agents:
+                    plan = OddsPlan(slug, ruleset, name, wanted, setting, seed, args.workers, args.batch)
+                    label = f"{name} agent" + (f", {setting} setting" if name == "strong" else "")
+                    sys.stderr.write(f"{slug} ({ruleset}), {label}, seed {seed}:\n")
+                    progress = run_odds(plan, store, backend, sys.stderr)
+                    played += progress.done
+                    skipped += progress.skipped
     except KeyboardInterrupt:
         stored = store.count_plays() - stored_before
         sys.stderr.write(f"\ninterrupted: {stored:,} new games are stored in {db}; "

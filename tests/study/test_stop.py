@@ -1,0 +1,77 @@
+"""A study run in the background stops cleanly on SIGTERM, as one in a terminal does on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kibitz.study.store import Store
+
+
+def as_a_background_job() -> None:
+    """What a shell without job control does to a command started with ``&``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def alive(group: int) -> bool:
+    """Whether any process of the process group ``group`` is left."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_stops_a_background_study_as_ctrl_c_does(workers: int, tmp_path: Path) -> None:
+    """Ctrl-C is ignored in a background job, so ``kill PID`` (SIGTERM to the coordinating
+    process alone) is how it is stopped: every finished batch is kept, the workers end, and
+    the same command then goes on where it stopped."""
+    db = tmp_path / "s.db"
+    command = [sys.executable, "-m", "kibitz", "study", "kingsdown-eights", "--deals", "1-200",
+               "--timeout", "3", "--workers", str(workers), "--batch", "1", "--db", str(db)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, start_new_session=True, preexec_fn=as_a_background_job)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+            if db.exists():
+                with Store(db) as store:
+                    if store.count() >= 2:
+                        break
+        assert process.poll() is None, "the study ended before it could be stopped"
+        time.sleep(0.5)  # into the middle of the next deals
+        process.send_signal(signal.SIGINT)  # ignored, as in a background job
+        time.sleep(0.5)
+        assert process.poll() is None
+        process.terminate()
+        _, errors = process.communicate(timeout=60)
+        time.sleep(1)
+        survivors = alive(process.pid)  # no worker outlives the coordinator
+    finally:
+        try:  # whatever happened, nothing of the study's is left running
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+    assert not survivors
+    assert process.returncode == 130, errors
+    assert "Traceback" not in errors and "fatal" not in errors, errors
+    with Store(db) as store:
+        rows = list(store.rows(moves=False))
+    stored = {row.deal for row in rows}
+    decided = {row.deal for row in rows if row.outcome != "unknown"}
+    assert len(stored) >= 2 and f"interrupted: {len(stored):,} new results are stored" in errors
+    assert "run the same command again" in errors
+    again = subprocess.run([*command[:6], "1-3", *command[7:]], capture_output=True, text=True, env=env,
+                           timeout=120, check=True)
+    skipped = len({1, 2, 3} & decided)
+    assert f"done: {3 - skipped} deals solved ({skipped} skipped)" in again.stderr
