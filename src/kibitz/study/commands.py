@@ -14,7 +14,6 @@ from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, quoted
 from kibitz.files import write_atomically
 from kibitz.printable import printable
-from kibitz.solver import interrupts
 from kibitz.registry import game as find_game
 
 if TYPE_CHECKING:
@@ -297,6 +296,7 @@ def run_study_command(args: argparse.Namespace) -> int:
     stored_before = store.count()
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     solved = skipped = 0
+    from kibitz.solver import interrupts  # loads the solver: only when a study runs
     try:
         with interrupts.terminate_as_interrupt():  # `kill PID` stops it as Ctrl-C does
             for plan in plans:
@@ -519,6 +519,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
     stored_before = store.count_plays()
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     played = skipped = 0
+    from kibitz.solver import interrupts  # loads the solver: only when odds are played
     try:
         with interrupts.terminate_as_interrupt():
             for slug in games:
