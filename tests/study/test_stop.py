@@ -68,10 +68,9 @@ def test_sigterm_stops_a_background_study_as_ctrl_c_does(workers: int, tmp_path:
     with Store(db) as store:
         rows = list(store.rows(moves=False))
     stored = {row.deal for row in rows}
-    decided = {row.deal for row in rows if row.outcome != "unknown"}
     assert len(stored) >= 2 and f"interrupted: {len(stored):,} new results are stored" in errors
     assert "run the same command again" in errors
     again = subprocess.run([*command[:6], "1-3", *command[7:]], capture_output=True, text=True, env=env,
                            timeout=120, check=True)
-    skipped = len({1, 2, 3} & decided)
+    skipped = len({1, 2, 3} & stored)  # decided, or left unknown within the same limits
     assert f"done: {3 - skipped} deals solved ({skipped} skipped)" in again.stderr

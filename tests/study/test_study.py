@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -58,13 +59,40 @@ def test_huge_deal_numbers_are_stored_exactly(tmp_path: Path) -> None:
         assert [r.deal for r in store.rows()] == [number]
 
 
-def test_rerun_skips_decided_deals(tmp_path: Path) -> None:
+def test_rerun_skips_decided_deals_and_unknown_ones_within_the_same_limits(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         first = run_study(PLAN, store, stream=None)
-        assert first.done == len(PLAN.deals)
+        assert first.done == len(PLAN.deals) and first.unknown > 0 and first.won > 0
         second = run_study(PLAN, store, stream=None)
-        assert second.skipped == first.won + first.lost
-        assert second.done == first.unknown
+        assert (second.skipped, second.done) == (len(PLAN.deals), 0)
+        retried = run_study(replace(PLAN, retry_unknown=True), store, stream=None)
+        assert (retried.skipped, retried.done) == (first.won + first.lost, first.unknown)
+        deeper = run_study(replace(PLAN, nodes=NODES * 10), store, stream=None)
+        assert (deeper.skipped, deeper.done) == (first.won + first.lost, first.unknown)
+        unknown = {r.deal for r in store.rows() if r.outcome == "unknown"}
+        assert {r.deal for r in store.rows() if r.node_limit == NODES * 10} == {
+            r.deal for r in solve_batch(PLAN.game, PLAN.ruleset, PLAN.deals, None, NODES) if r.outcome == "unknown"}
+        assert run_study(replace(PLAN, nodes=NODES * 10), store, stream=None).done == 0
+        assert run_study(replace(PLAN, nodes=None, timeout=1.0), store, stream=None).done == len(unknown)
+
+
+def test_unknown_deals_count_as_tried_only_under_limits_as_long(tmp_path: Path) -> None:
+    def unknown(deal: int, timeout: float | None, node_limit: int | None, version: int = SOLVER_VERSION,
+                reason: str = "time limit") -> Row:
+        return Row("duchess", "standard", deal, "unknown", reason, (), 1, 1, 0.1, timeout, version, 1, node_limit)
+
+    with Store(tmp_path / "s.db") as store:
+        store.add([unknown(1, 10.0, None), unknown(2, 60.0, None), unknown(3, None, 1000), unknown(4, 10.0, 1000),
+                   unknown(5, None, None, reason="memory limit"), unknown(6, 60.0, None, version=SOLVER_VERSION - 1),
+                   unknown(7, 60.0, None, reason="interrupted")])
+        tried = functools.partial(store.tried, "duchess", "standard", SOLVER_VERSION, 1)
+        assert tried(10.0, None) == {1, 2, 5}
+        assert tried(30.0, None) == {2, 5}
+        assert tried(10.0, 1000) == {1, 2, 3, 4, 5}
+        assert tried(10.0, 2000) == {1, 2, 5}
+        assert tried(None, 1000) == {3, 5}
+        assert tried(None, None) == {5}
+        assert store.tried("duchess", "pysolfc", SOLVER_VERSION, 1, 10.0, None) == set()
 
 
 def test_undecided_only_skips_deals_decided_by_any_solver_version(tmp_path: Path) -> None:
@@ -79,7 +107,7 @@ def test_undecided_only_skips_deals_decided_by_any_solver_version(tmp_path: Path
         assert (progress.skipped, progress.done) == (2, 2)
         assert {r.deal for r in store.rows() if r.solver_version == SOLVER_VERSION} == {3, 4}
         again = run_study(replace(plan, undecided_only=False), store)
-        assert again.skipped == progress.won + progress.lost and again.done == 4 - again.skipped
+        assert (again.skipped, again.done) == (2, 2)  # deals 1 and 2 again, for this version
 
 
 def test_interrupted_study_resumes_to_the_same_rows(tmp_path: Path) -> None:

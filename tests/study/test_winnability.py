@@ -63,8 +63,10 @@ def test_one_command_studies_several_games_in_every_ruleset(tmp_path: Path,
         decided = sum(row.outcome != "unknown" for row in store.rows(moves=False))
     assert decided > 0
     assert study(db, "duchess", "parisienne", "--ruleset", "standard,pysolfc", "--deals", "1-3") == 0
-    err = capsys.readouterr().err  # resumed: the decided deals are skipped, the unknown ones tried again
-    assert f"done: {12 - decided} deals solved ({decided} skipped) of 4 games and rulesets" in err
+    err = capsys.readouterr().err  # resumed: the deals of the first run are skipped, decided or not
+    assert "done: 4 deals solved (8 skipped) of 4 games and rulesets" in err
+    if decided < 8:
+        assert "deals left unknown by solver version" in err
     assert stored(db) == {(game, ruleset): [1, 2, 3] for game in ("duchess", "parisienne") for ruleset in RULESETS}
 
 

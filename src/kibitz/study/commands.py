@@ -43,9 +43,10 @@ both.
 
 Results go to an SQLite file (default {DEFAULT_DB}), one row per deal with the
 outcome, moves, nodes, time, solver version and rules version. Rerunning skips
-deals already decided by the same solver and rules versions, so an interrupted
-study (Ctrl-C, or kill PID in the background) resumes where it stopped; deals
-left unknown are tried again.
+deals already decided by the same solver and rules versions, and deals that
+solver version left unknown within limits as long, so an interrupted study
+(Ctrl-C, or kill PID in the background) resumes where it stopped. A longer
+--timeout (or --nodes) solves the unknown deals again, as --retry-unknown does.
 With --undecided it also skips deals decided by earlier solver versions: a cheap
 way to deepen a study (a longer --timeout) after a solver upgrade.
 
@@ -206,6 +207,9 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help="also stop each deal after N nodes (reproducible on any machine)")
     study.add_argument("--undecided", action="store_true",
                        help="skip deals decided by any solver version (default: only by this one)")
+    study.add_argument("--retry-unknown", action="store_true",
+                       help="solve again the deals this solver version left unknown within these "
+                       "limits (default: skip them)")
     add_runner_options(study, "the range and the timeout, at most 200")
     study.set_defaults(run=run_study_command)
 
@@ -290,7 +294,7 @@ def run_study_command(args: argparse.Namespace) -> int:
     ray = choose_backend(args.backend, args.address)
     backend: BatchRunner = ray or run_local
     plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
-                       undecided_only=args.undecided) for slug, ruleset in studied_once(pairs)]
+                       undecided_only=args.undecided, retry_unknown=args.retry_unknown) for slug, ruleset in studied_once(pairs)]
     store = open_store(args.db)
     db = printable(args.db)
     stored_before = store.count()

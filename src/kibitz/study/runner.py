@@ -96,6 +96,9 @@ class StudyPlan:
     undecided_only: bool = False
     """Skip deals decided by any solver version, not only by the current one (to deepen a
     study after a solver upgrade: a win is replayed and a loss proved, whatever found it)."""
+    retry_unknown: bool = False
+    """Solve again the deals the current solver version left unknown under limits at least
+    as long as these (skipped otherwise: the same search would stop there again)."""
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -259,8 +262,9 @@ def run_batches(plan: PlanT, todo: Sequence[int], keep: Callable[[list[RowT]], o
 
 def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
                stream: TextIO | None = None) -> Progress:
-    """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions,
-    showing progress on ``stream`` when one is given. Where the plan's ruleset has the rules
+    """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions
+    (nor left unknown by this solver version within limits as long, unless the plan says
+    ``retry_unknown``), showing progress on ``stream`` when one is given. Where the plan's ruleset has the rules
     of another (:func:`~kibitz.registry.rulesets_alike`), a deal decided under either counts,
     and new results are stored under the first of them."""
     import kibitz
@@ -271,12 +275,21 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
     plan = replace(plan, ruleset=alike[0])
     version = None if plan.undecided_only else SOLVER_VERSION
     done: set[int] = set()
+    tried: set[int] = set()
     for ruleset in alike:
         done |= store.decided(plan.game, ruleset, version, rules_version)
-    todo = [n for n in plan.deals if n not in done]
+        if not plan.retry_unknown:
+            tried |= store.tried(plan.game, ruleset, SOLVER_VERSION, rules_version, plan.timeout, plan.nodes)
+    wanted = set(plan.deals)
+    decided = len(wanted & done)
+    unknown = len((wanted & tried) - done)
+    todo = [n for n in plan.deals if n not in done and n not in tried]
     progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=stream)
-    if stream is not None and progress.skipped:
+    if stream is not None and decided:
         by = "any solver version" if plan.undecided_only else f"solver version {SOLVER_VERSION}"
-        stream.write(f"{progress.skipped:,} deals already decided by {by}: skipped\n")
+        stream.write(f"{decided:,} deals already decided by {by}: skipped\n")
+    if stream is not None and unknown:
+        stream.write(f"{unknown:,} deals left unknown by solver version {SOLVER_VERSION} within these limits: "
+                     "skipped (a longer --timeout or --retry-unknown solves them again)\n")
 
     return run_batches(plan, todo, store.add, backend or run_local, progress)

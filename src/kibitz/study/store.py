@@ -143,6 +143,17 @@ class Store:
             parameters += (solver_version,)
         return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
+    def tried(self, game: str, ruleset: str, solver_version: int, rules_version: int, timeout: float | None,
+              node_limit: int | None) -> set[int]:
+        """Deals these versions left unknown under limits at least as long as ``timeout`` and
+        ``node_limit`` (``None``: no limit of that kind): the same search would stop there again."""
+        query = ("SELECT DISTINCT deal FROM results WHERE game=? AND ruleset=? AND rules_version=?"
+                 " AND solver_version=? AND outcome = 'unknown' AND coalesce(reason, '') != 'interrupted'"
+                 " AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ?))"
+                 " AND (node_limit IS NULL OR (? IS NOT NULL AND node_limit >= ?))")
+        parameters = (game, ruleset, rules_version, solver_version, timeout, timeout, node_limit, node_limit)
+        return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
+
     def add(self, rows: Iterable[Row]) -> int:
         """Store rows (a new result replaces an older one for the same deal and versions)."""
         data = [(r.game, r.ruleset, str(r.deal), r.outcome, r.reason, " ".join(r.moves), r.nodes, r.states,
