@@ -51,6 +51,18 @@ def test_store_round_trip_and_versions(tmp_path: Path) -> None:
         assert len(list(reopened.rows())) == 3
 
 
+def test_a_store_counts_the_rows_it_wrote_itself(tmp_path: Path) -> None:
+    """What an interrupted run reports as stored: its own rows, replaced ones included, not
+    those of another study writing the same file."""
+    rows = solve_batch("duchess", "standard", [1, 2], None, 100)
+    with Store(tmp_path / "s.db") as mine, Store(tmp_path / "s.db") as other:
+        assert (mine.written, other.written) == (0, 0)
+        mine.add(rows)
+        mine.add(rows[:1])  # a retry replaces a row
+        other.add(solve_batch("duchess", "standard", [3], None, 100))
+        assert (mine.written, other.written, mine.count()) == (3, 1, 3)
+
+
 def test_huge_deal_numbers_are_stored_exactly(tmp_path: Path) -> None:
     number = 99999999999999999999
     rows = solve_batch("duchess", "standard", [number], None, 50)

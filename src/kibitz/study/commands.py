@@ -297,7 +297,6 @@ def run_study_command(args: argparse.Namespace) -> int:
                        undecided_only=args.undecided, retry_unknown=args.retry_unknown) for slug, ruleset in studied_once(pairs)]
     store = open_store(args.db)
     db = printable(args.db)
-    stored_before = store.count()
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     solved = skipped = 0
     from kibitz.solver import interrupts  # loads the solver: only when a study runs
@@ -310,7 +309,7 @@ def run_study_command(args: argparse.Namespace) -> int:
                 solved += progress.done
                 skipped += progress.skipped
     except KeyboardInterrupt:
-        stored = store.count() - stored_before
+        stored = store.written
         sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {db}; "
                          "run the same command again to continue\n")
         store.close()
@@ -520,7 +519,6 @@ def run_odds_command(args: argparse.Namespace) -> int:
     agents = agents or ["strong"]
     store = open_store(args.db)
     db = printable(args.db)
-    stored_before = store.count_plays()
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     played = skipped = 0
     from kibitz.solver import interrupts  # loads the solver: only when odds are played
@@ -535,7 +533,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
                     played += progress.done
                     skipped += progress.skipped
     except KeyboardInterrupt:
-        stored = store.count_plays() - stored_before
+        stored = store.written
         sys.stderr.write(f"\ninterrupted: {stored:,} new games are stored in {db}; "
                          "run the same command again to continue\n")
         store.close()

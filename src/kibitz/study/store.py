@@ -122,6 +122,9 @@ class Store:
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         self.connection.executescript(SCHEMA)
+        self.written = 0
+        """Rows (results or plays) this store has written: other processes may write the
+        same file, and a new row may replace an old one, so counting the file tells less."""
 
     def close(self) -> None:
         self.connection.close()
@@ -162,6 +165,7 @@ class Store:
             self.connection.executemany(
                 "INSERT OR REPLACE INTO results (game, ruleset, deal, outcome, reason, moves, nodes, states,"
                 " seconds, timeout, node_limit, solver_version, rules_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
+        self.written += len(data)
         return len(data)
 
     @staticmethod
@@ -204,6 +208,7 @@ class Store:
         with self.connection:
             self.connection.executemany(
                 f"INSERT OR REPLACE INTO plays ({PLAY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
+        self.written += len(data)
         return len(data)
 
     def played(self, game: str, ruleset: str, agent: str, setting: str, seed: int, agent_version: int,
