@@ -169,7 +169,8 @@ def test_cli_odds_then_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     captured = capsys.readouterr()
     assert "done: 16 deals played (0 skipped)" in captured.err
     assert "duchess (standard), greedy agent, seed 0:" in captured.err and "unknown" not in captured.err
-    assert captured.out.count("| standard |") == 4 and "no study" in captured.out
+    assert captured.out.count("| duchess | standard |") == 2 and "no study" in captured.out
+    assert captured.out.count("| cicely | standard = pysolfc |") == 2  # one line for rulesets with the same rules
     assert main(["study", "duchess", "--deals", "1-4", "--nodes", "3000", "--workers", "1", "--db", db]) == 0
     assert main(["odds", "duchess", "--deals", "1-6", "--agent", "greedy", "--workers", "1", "--db", db]) == 0
     captured = capsys.readouterr()
@@ -191,6 +192,9 @@ def test_cli_odds_then_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "| duchess | standard | random | - | 2 |" in out and "greedy" not in out and "cicely" not in out
     assert main(["odds", "--report", "all", "--ruleset", "pysolfc", "--db", db]) == 0
+    out = capsys.readouterr().out  # Cicely's games count for its pysolfc rules too; Duchess's do not
+    assert "| cicely | standard = pysolfc | random |" in out and "duchess" not in out
+    assert main(["odds", "--report", "duchess", "--ruleset", "pysolfc", "--db", db]) == 0
     assert "holds no games played by agents" in capsys.readouterr().out
 
 

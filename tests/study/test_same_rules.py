@@ -109,3 +109,29 @@ def test_the_odds_of_either_ruleset_sit_beside_the_shared_study() -> None:
     assert "no study" not in format_odds_table([line])
     (alone,) = summarize_odds(plays, [replace(study, same_rules=())])
     assert alone.winnability is None
+
+
+def test_odds_of_rulesets_alike_are_played_once_and_counted_once(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "odds.db")
+    assert main(["odds", "cicely", "--deals", "1-3", "--agent", "greedy", "--workers", "1", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["odds", "cicely", "duchess", "--ruleset", "pysolfc", "--deals", "1-4", "--agent", "greedy",
+                 "--workers", "1", "--db", db]) == 0
+    captured = capsys.readouterr()
+    assert "cicely (pysolfc): the same rules as standard: played as standard; its games count for both" in captured.err
+    assert "duchess (pysolfc): the same rules" not in captured.err
+    assert "3 deals already played by the greedy agent" in captured.err
+    assert "done: 5 deals played (3 skipped)" in captured.err  # cicely 4, duchess 1-4
+    assert "| cicely | standard = pysolfc | greedy | - | 4 |" in captured.out
+    assert "| duchess | pysolfc | greedy | - | 4 |" in captured.out
+    with Store(db) as store:
+        assert store.count_plays("cicely", "standard") == 4 and store.count_plays("cicely", "pysolfc") == 0
+        plays = list(store.plays("cicely"))
+    # Games stored under the second ruleset (a file from before rulesets were shared) count
+    # once beside the same games under the first.
+    doubled = plays + [replace(play, ruleset="pysolfc") for play in plays[:2]]
+    (line,) = summarize_odds(doubled, alike=registered_alike())
+    assert (line.rulesets, line.games, line.deals, line.won) == ("standard = pysolfc", 4, 4,
+                                                                  sum(play.won for play in plays))
+    assert len(summarize_odds(doubled)) == 2

@@ -88,7 +88,9 @@ can be played again. Results go to the same SQLite file as 'kibitz study'
 (default {DEFAULT_DB}), one row per deal: the outcome, moves, processor time and
 the agent's, solver's and rules' versions. Rerunning skips the deals already
 played by the same agent, setting, seed and versions, so an interrupted run
-(Ctrl-C, or kill PID in the background) resumes where it stopped.
+(Ctrl-C, or kill PID in the background) resumes where it stopped. A game whose
+two rulesets have the same rules is played once, stored as standard, and has
+one line for both in the table.
 
 The table (printed at the end, or with --report) gives per game, ruleset and
 agent the win rate with its 95% Wilson interval and the processor time per
@@ -482,14 +484,15 @@ def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list
     from kibitz.study.odds import NO_SETTING
     from kibitz.study.report import summarize, summarize_odds
     chosen: list[str | None] = list(games) or [None]
-    plays = [play for slug in chosen for play in store.plays(slug, ruleset)
-             if (not agents or play.agent in agents) and (setting is None or play.setting in (setting, NO_SETTING))
-             and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
     alike = registered_alike()
+    plays = [play for slug in chosen for play in store.plays(slug)
+             if (ruleset is None or ruleset in alike(play.game, play.ruleset))
+             and (not agents or play.agent in agents) and (setting is None or play.setting in (setting, NO_SETTING))
+             and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
     pairs = sorted({(play.game, ruleset) for play in plays for ruleset in alike(play.game, play.ruleset)})
     studies = summarize([row for game, rules in pairs for row in store.rows(game, rules, moves=False)
                          if deals is None or row.deal in deals], alike=alike)
-    return summarize_odds(plays, studies)
+    return summarize_odds(plays, studies, alike=alike)
 
 
 def run_odds_command(args: argparse.Namespace) -> int:
@@ -508,6 +511,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
         raise KibitzError("give the deals to play with --deals RANGES, e.g. --deals 1-500")
     for number in wanted[:1] + wanted[-1:]:
         check_deal_number(number)
+    from kibitz.registry import rulesets_alike
     from kibitz.study.odds import OddsPlan, OddsRunner, run_odds
     from kibitz.study.report import format_odds_table
     from kibitz.study.runner import run_local
@@ -525,10 +529,14 @@ def run_odds_command(args: argparse.Namespace) -> int:
     try:
         with interrupts.terminate_as_interrupt():
             for slug in games:
+                first = rulesets_alike(slug, ruleset)[0]
+                if first != ruleset:
+                    sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: played as {first}; "
+                                     "its games count for both\n")
                 for name in agents:
-                    plan = OddsPlan(slug, ruleset, name, wanted, setting, seed, args.workers, args.batch)
+                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch)
                     label = f"{name} agent" + (f", {setting} setting" if name == "strong" else "")
-                    sys.stderr.write(f"{slug} ({ruleset}), {label}, seed {seed}:\n")
+                    sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
                     progress = run_odds(plan, store, backend, sys.stderr)
                     played += progress.done
                     skipped += progress.skipped

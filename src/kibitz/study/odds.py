@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
 from kibitz.study.runner import MAX_BATCH, Progress, run_batches, run_local
@@ -127,10 +127,17 @@ OddsRunner = Callable[[OddsPlan, list[list[int]], Callable[[list[Play]], None]],
 def run_odds(plan: OddsPlan, store: Store, backend: OddsRunner | None = None,
              stream: TextIO | None = None) -> Progress:
     """Play every deal of ``plan`` not yet played in ``store`` by the same agent, setting, seed
-    and versions, showing progress on ``stream`` when one is given."""
+    and versions, showing progress on ``stream`` when one is given. Where the plan's ruleset
+    has the rules of another (:func:`~kibitz.registry.rulesets_alike`), a deal played under
+    either counts, and new games are stored under the first of them."""
+    from kibitz.registry import rulesets_alike
+    alike = rulesets_alike(plan.game, plan.ruleset)
+    plan = replace(plan, ruleset=alike[0])
     versions = versions_of(plan.game, plan.ruleset, plan.agent)
     setting = setting_of(plan.agent, plan.setting)
-    done = store.played(plan.game, plan.ruleset, plan.agent, setting, plan.seed, *versions)
+    done: set[int] = set()
+    for ruleset in alike:
+        done |= store.played(plan.game, ruleset, plan.agent, setting, plan.seed, *versions)
     todo = [n for n in plan.deals if n not in done]
     progress = Progress(total=len(todo), skipped=len(plan.deals) - len(todo), stream=stream,
                         counted=("won", "lost"))

@@ -244,6 +244,13 @@ class OddsLine:
     """How the games ended, most frequent first."""
     winnability: Line | None = None
     """The study's line for the same game, ruleset and rules version, if the results file has one."""
+    same_rules: tuple[str, ...] = ()
+    """The other rulesets of the game with the same rules: the line counts their games too."""
+
+    @property
+    def rulesets(self) -> str:
+        """The ruleset, and any with the same rules (``standard = pysolfc``)."""
+        return " = ".join((self.ruleset, *self.same_rules))
 
     def as_dict(self) -> dict[str, object]:
         data = {key: value for key, value in self.__dict__.items() if key != "winnability"}
@@ -255,13 +262,24 @@ class OddsLine:
         return data
 
 
-def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = ()) -> list[OddsLine]:
+def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = (), *,
+                   alike: Alike | None = None) -> list[OddsLine]:
     """One :class:`OddsLine` per game, ruleset, agent, setting and versions, each beside the
-    study line (thoughtful winnability) of its game, ruleset and rules version among ``studies``."""
+    study line (thoughtful winnability) of its game, ruleset and rules version among ``studies``.
+    With ``alike``, rulesets with the same rules share one line, under the first of them."""
     groups: dict[tuple[str, str, str, str, int, int, int], list[Play]] = {}
+    others: dict[tuple[str, str], tuple[str, ...]] = {}
+    seen: set[tuple[object, ...]] = set()
     for play in plays:
-        key = (play.game, play.ruleset, play.agent, play.setting, play.agent_version, play.solver_version,
+        ruleset = play.ruleset
+        if alike is not None:
+            ruleset, *rest = alike(play.game, play.ruleset)
+            others[play.game, ruleset] = tuple(rest)
+        key = (play.game, ruleset, play.agent, play.setting, play.agent_version, play.solver_version,
                play.rules_version)
+        if (*key, play.seed, play.deal) in seen:
+            continue  # the same game played under two rulesets with the same rules: counted once
+        seen.add((*key, play.seed, play.deal))
         groups.setdefault(key, []).append(play)
     thoughtful = {(line.game, ruleset, line.rules_version): line
                   for line in studies for ruleset in (line.ruleset, *line.same_rules)}
@@ -279,7 +297,7 @@ def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = ()) -> list[
             won / len(group), wilson(won, len(group)), statistics.fmean(seconds), statistics.median(seconds),
             statistics.fmean(play.moves for play in group),
             tuple(sorted(endings.items(), key=lambda item: (-item[1], item[0]))),
-            thoughtful.get((game, ruleset, rules_version))))
+            thoughtful.get((game, ruleset, rules_version)), others.get((game, ruleset), ())))
     return lines
 
 
@@ -304,7 +322,7 @@ def format_odds_table(lines: list[OddsLine], source: str = "the results file") -
             counted = f"{study.deals:,}"
         games = f"{line.games:,}" if line.games == line.deals else f"{line.games:,} games of {line.deals:,}"
         versions = f"agent {line.agent_version}" + (f", solver {line.solver_version}" if line.solver_version else "")
-        out.append(f"| {line.game} | {line.ruleset} | {line.agent} | {line.setting} | {games} | {line.won:,} | "
+        out.append(f"| {line.game} | {line.rulesets} | {line.agent} | {line.setting} | {games} | {line.won:,} | "
                    f"{line.rate:.2%} | {line.interval[0]:.2%} - {line.interval[1]:.2%} | {line.cpu_seconds:.3f} | "
                    f"{line.moves:,.0f} | {thoughtful} | {conservative} | {counted} | {versions} |")
     if missing:
