@@ -28,11 +28,12 @@ def alive(group: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_sigterm_stops_a_background_study_as_ctrl_c_does(workers: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("workers", "target"), [(1, "process"), (2, "process"), (2, "group")])
+def test_sigterm_stops_a_background_study_as_ctrl_c_does(workers: int, target: str, tmp_path: Path) -> None:
     """Ctrl-C is ignored in a background job, so ``kill PID`` (SIGTERM to the coordinating
-    process alone) is how it is stopped: every finished batch is kept, the workers end, and
-    the same command then goes on where it stopped."""
+    process alone) or ``kill -- -PGID`` (to its whole group, the workers too) is how it is
+    stopped: every finished batch is kept, the workers end, and the same command then goes
+    on where it stopped."""
     db = tmp_path / "s.db"
     command = [sys.executable, "-m", "kibitz", "study", "kingsdown-eights", "--deals", "1-200",
                "--timeout", "3", "--workers", str(workers), "--batch", "1", "--db", str(db)]
@@ -52,7 +53,10 @@ def test_sigterm_stops_a_background_study_as_ctrl_c_does(workers: int, tmp_path:
         process.send_signal(signal.SIGINT)  # ignored, as in a background job
         time.sleep(0.5)
         assert process.poll() is None
-        process.terminate()
+        if target == "group":
+            os.killpg(process.pid, signal.SIGTERM)
+        else:
+            process.terminate()
         _, errors = process.communicate(timeout=60)
         time.sleep(1)
         survivors = alive(process.pid)  # no worker outlives the coordinator
@@ -74,3 +78,19 @@ def test_sigterm_stops_a_background_study_as_ctrl_c_does(workers: int, tmp_path:
                            timeout=120, check=True)
     skipped = len({1, 2, 3} & stored)  # decided, or left unknown within the same limits
     assert f"done: {3 - skipped} deals solved ({skipped} skipped)" in again.stderr
+
+
+def test_a_worker_leaves_sigint_to_the_coordinator_and_dies_of_sigterm() -> None:
+    """A forked worker starts with the coordinator's handlers; its start-up ignores Ctrl-C
+    and puts SIGTERM back to its default (the worker ends at once, without a traceback)."""
+    from kibitz.solver import interrupts
+    from kibitz.study.runner import leave_interrupts_to_the_coordinator
+    interrupt = signal.getsignal(signal.SIGINT)
+    try:
+        with interrupts.terminate_as_interrupt():
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+            leave_interrupts_to_the_coordinator()
+            assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, interrupt)

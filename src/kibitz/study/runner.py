@@ -134,8 +134,11 @@ def leave_interrupts_to_the_coordinator() -> None:
     """Worker start-up: ignore Ctrl-C, which a terminal sends to every process of its group.
     The coordinating process stores what is finished and ends the workers itself; a worker
     interrupted inside compiled code (``kibitz.compiled``) could otherwise abort with a
-    misleading message."""
+    misleading message. SIGTERM ends a worker at once, as by default: a forked worker would
+    otherwise keep the coordinator's handler (``interrupts.terminate_as_interrupt``) and
+    print a traceback when ``kill`` reaches the whole process group."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def batches(deals: Sequence[int], size: int) -> Iterator[list[int]]:
