@@ -296,7 +296,8 @@ def run_study_command(args: argparse.Namespace) -> int:
     ray = choose_backend(args.backend, args.address)
     backend: BatchRunner = ray or run_local
     plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
-                       undecided_only=args.undecided, retry_unknown=args.retry_unknown) for slug, ruleset in studied_once(pairs)]
+                       undecided_only=args.undecided, retry_unknown=args.retry_unknown)
+             for slug, ruleset in studied_once(pairs)]
     store = open_store(args.db)
     db = printable(args.db)
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")

@@ -267,9 +267,9 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
                stream: TextIO | None = None) -> Progress:
     """Solve every deal of ``plan`` not yet decided in ``store`` under the current versions
     (nor left unknown by this solver version within limits as long, unless the plan says
-    ``retry_unknown``), showing progress on ``stream`` when one is given. Where the plan's ruleset has the rules
-    of another (:func:`~kibitz.registry.rulesets_alike`), a deal decided under either counts,
-    and new results are stored under the first of them."""
+    ``retry_unknown``), showing progress on ``stream`` when one is given. Where the plan's
+    ruleset has the rules of another (:func:`~kibitz.registry.rulesets_alike`), a deal
+    decided under either counts, and new results are stored under the first of them."""
     import kibitz
     from kibitz.registry import rulesets_alike
     from kibitz.solver import SOLVER_VERSION
