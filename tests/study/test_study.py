@@ -369,3 +369,14 @@ def test_report_lists_each_proved_loss_with_its_reason(tmp_path: Path, capsys: p
     (line,) = json.loads(capsys.readouterr().out)
     assert [(loss["deal"], loss["positions"]) for loss in line["losses"]] == [(4, 10), (9, 10)]
     assert all("every line of play tried" in loss["reason"] for loss in line["losses"])
+
+
+def test_the_progress_line_says_times_in_units_a_reader_takes_in() -> None:
+    from kibitz.study.runner import Progress, duration
+    assert [duration(s) for s in (0, 42.4, 99, 100, 719, 3599, 3600, 33_572, 360_000)] == [
+        "0 s", "42 s", "99 s", "2 min", "12 min", "1 h 0 min", "1 h 0 min", "9 h 20 min", "100 h 0 min"]
+    slow = Progress(total=10, done=2, started=time.monotonic() - 100)
+    assert "2/10 deals, 50.0 s a deal" in slow.line() and "ETA 7 min" in slow.line()
+    fast = Progress(total=1000, done=500, started=time.monotonic() - 100)
+    assert "500/1,000 deals, 5.0/s" in fast.line() and "ETA 2 min" in fast.line()
+    assert "ETA ?" in Progress(total=3).line()

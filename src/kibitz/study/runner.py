@@ -177,12 +177,13 @@ class Progress:
         elapsed = time.monotonic() - self.started
         rate = self.done / elapsed if elapsed > 0 else 0.0
         left = self.total - self.done
-        eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
+        eta = duration(left / rate) if rate > 0 else "?"
+        speed = f"{rate:,.1f}/s" if rate >= 1 or rate == 0 else f"{1 / rate:,.1f} s a deal"
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
         counts = " ".join(f"{name} {getattr(self, name):,}" for name in self.counted)
         return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} deals, "
-                f"{rate:,.1f}/s, {counts}, ETA {eta}")
+                f"{speed}, {counts}, ETA {eta}")
 
     def show(self, final: bool = False) -> None:
         """Refresh the line: often on a terminal, every few seconds in a log."""
@@ -195,6 +196,16 @@ class Progress:
         self.shown = now
         self.stream.write(self.line() + ("\r" if tty else "\n"))
         self.stream.flush()
+
+
+def duration(seconds: float) -> str:
+    """A time left as a reader takes it in: ``42 s``, ``12 min``, ``9 h 19 min``."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60:,} h {minutes % 60} min"
 
 
 BatchRunner = Callable[[StudyPlan, list[list[int]], Callable[[list[Row]], None]], None]
