@@ -88,7 +88,7 @@ class Line:
     @property
     def rulesets(self) -> str:
         """The ruleset, and any with the same rules (``standard = pysolfc``)."""
-        return " = ".join((self.ruleset, *self.same_rules))
+        return joined_rulesets(self.ruleset, self.same_rules)
 
     @property
     def decided(self) -> int:
@@ -126,6 +126,22 @@ Alike = Callable[[str, str], tuple[str, ...]]
 (:func:`kibitz.registry.rulesets_alike`)."""
 
 
+def line_ruleset(alike: Alike | None, game: str, ruleset: str, others: dict[tuple[str, str], tuple[str, ...]]) -> str:
+    """The ruleset whose line counts a result of ``game`` under ``ruleset``: the first of
+    its rulesets with the same rules, the rest noted in ``others``; ``ruleset`` itself
+    without ``alike``."""
+    if alike is None:
+        return ruleset
+    first, *rest = alike(game, ruleset)
+    others[game, first] = tuple(rest)
+    return first
+
+
+def joined_rulesets(ruleset: str, same_rules: tuple[str, ...]) -> str:
+    """A line's ruleset, and any with the same rules (``standard = pysolfc``)."""
+    return " = ".join((ruleset, *same_rules))
+
+
 def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | None = None) -> list[Line]:
     """One :class:`Line` per game, ruleset and rules version (and solver version, with
     ``by_version``); see the module docstring for how versions are merged. With ``alike``,
@@ -134,11 +150,7 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | N
     others: dict[tuple[str, str], tuple[str, ...]] = {}
     for row in rows:
         version = row.solver_version if by_version else 0
-        ruleset = row.ruleset
-        if alike is not None:
-            first, *rest = alike(row.game, row.ruleset)
-            ruleset = first
-            others[row.game, first] = tuple(rest)
+        ruleset = line_ruleset(alike, row.game, row.ruleset, others)
         groups.setdefault((row.game, ruleset, row.rules_version, version), []).append(row)
     lines = []
     for (game, ruleset, rules_version, _), group in sorted(groups.items()):
@@ -250,7 +262,7 @@ class OddsLine:
     @property
     def rulesets(self) -> str:
         """The ruleset, and any with the same rules (``standard = pysolfc``)."""
-        return " = ".join((self.ruleset, *self.same_rules))
+        return joined_rulesets(self.ruleset, self.same_rules)
 
     def as_dict(self) -> dict[str, object]:
         data = {key: value for key, value in self.__dict__.items() if key != "winnability"}
@@ -271,10 +283,7 @@ def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = (), *,
     others: dict[tuple[str, str], tuple[str, ...]] = {}
     seen: set[tuple[object, ...]] = set()
     for play in plays:
-        ruleset = play.ruleset
-        if alike is not None:
-            ruleset, *rest = alike(play.game, play.ruleset)
-            others[play.game, ruleset] = tuple(rest)
+        ruleset = line_ruleset(alike, play.game, play.ruleset, others)
         key = (play.game, ruleset, play.agent, play.setting, play.agent_version, play.solver_version,
                play.rules_version)
         if (*key, play.seed, play.deal) in seen:
