@@ -36,6 +36,12 @@ class DuchessPolicy(CanonicalPolicy):
     # the 41 standard deals of 1-42,000 that version 11 left undecided at 10 s, 4,000,000
     # nodes each, caps of 1,000, 5,000, 20,000 and 200,000 nodes won 4, 3, 4 and 1 against
     # 0, but a cap of 20,000 won 35 of 40 deals that version 11 won in 2-10 s against 37.
+    # No deal blocks either: a deal commutes with every move but the waste's and the
+    # stock's, so a search may allow after a deal only another deal or a play from the
+    # waste or the stock (such positions keyed apart). Measured in the native search on the
+    # same deals, 4,000,000 nodes each: none of the 41 won, as without; of the 40, 38 won
+    # against 37, with 6% fewer nodes and 17% less processor time: too little for a rule
+    # both builds would have to carry.
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=always)
