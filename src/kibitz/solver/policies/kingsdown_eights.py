@@ -65,6 +65,13 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     """Slower than the default 1.3: more, smaller restarts. On 28 deals of 20001-21000 that
     version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of the native build)
     won 18 at 1.1 and 17 at 1.15, against 13 at 1.3 and 13 at 1.6."""
+    # Not adopted: attempts of 1,000 nodes times the Luby sequence (1, 1, 2, 1, 1, 2, 4,
+    # ...). On 30 deals of 22,861-26,500 that version 11 left undecided at 10 s and 30 it won
+    # in 2-10 s, 4,000,000 nodes each, they won 8 and 29 against 1 and 30 (a cap of 50,000
+    # nodes on the growing budget: 5 and 26), but on whole ranges of untuned deals at 10 s
+    # they left 14 of 570 deals of 60,001-60,600 and 13 of the 600 of 27,001-27,600
+    # undecided, against 16 and 10: no gain. Deals picked because one schedule failed them
+    # favour any other schedule; only a whole range compares two.
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=when_stock_empty)
