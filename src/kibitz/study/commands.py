@@ -181,7 +181,7 @@ def add_runner_options(parser: argparse.ArgumentParser, batch_default: str) -> N
 
 def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                  formatter: type[argparse.HelpFormatter], add_ruleset: object) -> None:
-    """Add ``solve``, ``study`` and ``report`` to the ``kibitz`` parser."""
+    """Add ``solve``, ``study``, ``report``, ``odds`` and ``results`` to the ``kibitz`` parser."""
     solve = commands.add_parser("solve", help="decide whether a deal can be won, and how",
                                 description="Solve deal NUMBER of GAME with full knowledge of the cards.",
                                 epilog=SOLVE_EPILOG, formatter_class=formatter)
@@ -253,6 +253,9 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                       "--setting and --seed choose its lines)")
     odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
     odds.set_defaults(run=run_odds_command)
+
+    from kibitz.study.archive_commands import add_commands as add_results_commands
+    add_results_commands(commands, formatter, DEFAULT_DB)
 
 
 def run_solve(args: argparse.Namespace) -> int:

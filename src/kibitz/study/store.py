@@ -107,6 +107,10 @@ class Play:
                 "kibitz_version": self.kibitz_version}
 
 
+RECORD_COLUMNS = ("game", "ruleset", "deal", "outcome", "reason", "nodes", "states", "seconds", "timeout",
+                  "node_limit", "solver_version", "rules_version", "recorded", "moves")
+"""The columns of a result row as :meth:`Store.records` gives them and :meth:`Store.merge` takes them."""
+
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
                 " solver_version, rules_version, kibitz_version")
 
@@ -199,6 +203,36 @@ class Store:
              solver_version, rules_version, node_limit) = row
             yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(line.split()), nodes, states,
                       seconds, timeout, solver_version, rules_version, node_limit)
+
+    def records(self, game: str | None = None, ruleset: str | None = None) -> Iterator[tuple[object, ...]]:
+        """Every stored row as its columns (:data:`RECORD_COLUMNS`, with the time it was
+        recorded), optionally of one game and ruleset, in deal order: what an export keeps."""
+        where, parameters = self._where(game, ruleset)
+        query = (f"SELECT {', '.join(RECORD_COLUMNS)} FROM results" + where
+                 + " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version")
+        yield from self.connection.execute(query, parameters)
+
+    def merge(self, records: Iterable[tuple[object, ...]]) -> tuple[int, int]:
+        """Add rows given as their columns (:data:`RECORD_COLUMNS`), in one transaction:
+        a row of a deal and versions the store lacks is added; one it holds undecided is
+        replaced by a decided row, or by an undecided one under longer limits; any other is
+        kept. Returns (rows added, rows replaced)."""
+        before = self.count()
+        changes = self.connection.total_changes
+        names = ", ".join(RECORD_COLUMNS)
+        longer = ("coalesce(excluded.{0}, 1e300) > coalesce(results.{0}, 1e300)")
+        with self.connection:
+            self.connection.executemany(
+                f"INSERT INTO results ({names}) VALUES ({', '.join('?' * len(RECORD_COLUMNS))})"
+                " ON CONFLICT (game, ruleset, deal, solver_version, rules_version) DO UPDATE SET"
+                + ", ".join(f" {name}=excluded.{name}" for name in RECORD_COLUMNS[3:])
+                + " WHERE results.outcome = 'unknown' AND (excluded.outcome != 'unknown' OR "
+                + longer.format("timeout") + " OR " + longer.format("node_limit") + ")",
+                list(records))
+        added = self.count() - before
+        replaced = self.connection.total_changes - changes - added
+        self.written += added + replaced
+        return added, replaced
 
     def add_plays(self, plays: Iterable[Play]) -> int:
         """Store played deals (a new row replaces an older one for the same deal, agent, seed and versions)."""

@@ -1,0 +1,167 @@
+"""Results files as text: the rows of a results file written to CSV (gzipped when the name
+ends in ``.gz``) and read back into one, so that a study can be kept in a repository,
+shared, and continued on another machine.
+
+A row is a deal's result under one solver and rules version: game, ruleset, deal, outcome,
+why it stayed unknown, nodes, states, seconds, the limits it ran under, the versions, when
+it was recorded and (optionally) the winning moves. Reading checks every field and names
+the line of the first bad one; nothing is added to the results file unless the whole file
+reads.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import math
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from kibitz.deals import MAX_DEAL_NUMBER
+from kibitz.errors import KibitzError
+from kibitz.study.store import RECORD_COLUMNS, Store
+
+OUTCOMES = ("won", "lost", "unknown")
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
+SLUG = re.compile(r"[a-z][a-z0-9-]*\Z")
+
+
+@dataclass(frozen=True)
+class Written:
+    """What an export wrote: rows, and the games and rulesets they belong to."""
+
+    rows: int
+    lines: tuple[tuple[str, str], ...]
+
+
+@contextmanager
+def _open_text(path: Path, mode: str) -> Iterator[IO[str]]:
+    """``path`` opened as UTF-8 text, through gzip when its name ends in ``.gz`` (written
+    without a name or a time in the gzip header, so the same rows give the same bytes)."""
+    if path.suffix != ".gz":
+        with open(path, mode, encoding="utf-8", newline="") as text:
+            yield text
+        return
+    with open(path, mode + "b") as raw, gzip.GzipFile(filename="", mode=mode + "b", fileobj=raw, mtime=0) as packed, \
+            io.TextIOWrapper(packed, encoding="utf-8", newline="") as text:
+        yield text
+
+
+def write_rows(store: Store, out: IO[str], *, game: str | None = None, ruleset: str | None = None,
+               moves: bool = False) -> Written:
+    """Write the store's rows (of one game and ruleset, if given) to ``out`` as CSV with a
+    header line; the winning moves only with ``moves``."""
+    columns = RECORD_COLUMNS if moves else RECORD_COLUMNS[:-1]
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    count, lines = 0, dict[tuple[str, str], None]()
+    for record in store.records(game, ruleset):
+        row = list(record[:len(columns)])
+        seconds = RECORD_COLUMNS.index("seconds")
+        row[seconds] = f"{float(row[seconds]):.4f}"  # type: ignore[arg-type]
+        writer.writerow(["" if value is None else value for value in row])
+        lines[(str(record[0]), str(record[1]))] = None
+        count += 1
+    return Written(count, tuple(lines))
+
+
+def export_rows(store: Store, path: Path, *, game: str | None = None, ruleset: str | None = None,
+                moves: bool = False) -> Written:
+    """Write the store's rows to the file ``path`` (see :func:`write_rows`), replacing it
+    in one step: an interrupted export leaves the old file whole."""
+    temporary = path.with_name(path.name + ".kibitz.tmp" + (".gz" if path.suffix == ".gz" else ""))
+    try:
+        with _open_text(temporary, "w") as out:
+            written = write_rows(store, out, game=game, ruleset=ruleset, moves=moves)
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return written
+
+
+def _whole(text: str, what: str) -> int:
+    """A field read as a whole number of 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{what} is {text!r}, not a whole number") from None
+    if value < 0:
+        raise ValueError(f"{what} is {text!r}: it must be 0 or more")
+    return value
+
+
+def _seconds(text: str, what: str) -> float:
+    """A field read as a finite number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} is {text!r}, not a number of seconds") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{what} is {text!r}: it must be a number of seconds, 0 or more")
+    return value
+
+
+def parse_row(fields: dict[str, str]) -> tuple[object, ...]:
+    """One CSV row (header name to text) checked and turned into the store's columns;
+    :class:`ValueError` saying which field is wrong."""
+    game, ruleset, outcome = fields["game"], fields["ruleset"], fields["outcome"]
+    for what, name in (("game", game), ("ruleset", ruleset)):
+        if not SLUG.match(name):
+            raise ValueError(f"{what} is {name!r}, not a slug such as 'duchess' or 'standard'")
+    deal = _whole(fields["deal"], "deal")
+    if not deal or deal > MAX_DEAL_NUMBER:
+        raise ValueError(f"deal is {fields['deal']!r}: deal numbers run from 1 to {MAX_DEAL_NUMBER}")
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome is {outcome!r}, not one of {', '.join(OUTCOMES)}")
+    reason = fields["reason"] or None
+    if reason is not None and outcome != "unknown":
+        raise ValueError(f"a {outcome} deal has a reason ({reason!r}); only an unknown one has")
+    moves = fields.get("moves") or ""
+    if moves and outcome != "won":
+        raise ValueError(f"a {outcome} deal has winning moves")
+    recorded = fields["recorded"]
+    if not TIMESTAMP.match(recorded):
+        raise ValueError(f"recorded is {recorded!r}, not a time such as 2026-12-03T12:00:00Z")
+    return (game, ruleset, str(deal), outcome, reason,
+            _whole(fields["nodes"], "nodes"), _whole(fields["states"], "states"),
+            _seconds(fields["seconds"], "seconds"),
+            _seconds(fields["timeout"], "timeout") if fields["timeout"] else None,
+            _whole(fields["node_limit"], "node_limit") if fields["node_limit"] else None,
+            _whole(fields["solver_version"], "solver_version"),
+            _whole(fields["rules_version"], "rules_version"), recorded, moves)
+
+
+def read_rows(lines: Iterable[str], name: str) -> Iterator[tuple[object, ...]]:
+    """The rows of CSV ``lines`` (with their header line) as the store's columns;
+    :class:`KibitzError` naming ``name`` and the line of the first bad row."""
+    reader = csv.DictReader(lines)
+    header = reader.fieldnames
+    if header is None:
+        raise KibitzError(f"{name} is empty: a results file in CSV starts with a header line")
+    missing = [column for column in RECORD_COLUMNS[:-1] if column not in header]
+    if missing:
+        raise KibitzError(f"{name} is not a kibitz results export: its header line lacks {', '.join(missing)}")
+    try:
+        for fields in reader:
+            if None in fields or any(value is None for value in fields.values()):
+                raise ValueError(f"the line has {len(header)} fields in its header but not in the line")
+            yield parse_row(fields)
+    except (ValueError, csv.Error) as error:
+        raise KibitzError(f"{name}, line {reader.line_num}: {error}") from None
+
+
+def read_file(path: Path) -> list[tuple[object, ...]]:
+    """The rows of the CSV file ``path`` (gzipped when its name ends in ``.gz``) as the
+    store's columns, for :meth:`Store.merge`; :class:`KibitzError` when it cannot be read
+    or a row is bad."""
+    try:
+        with _open_text(path, "r") as lines:
+            return list(read_rows(lines, str(path)))
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise KibitzError(f"cannot read {path}: {error}") from None

@@ -1,0 +1,92 @@
+"""``kibitz results export`` and ``kibitz results import``: a results file's rows as CSV."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kibitz.errors import KibitzError
+from kibitz.printable import printable
+
+RESULTS_EPILOG = """\
+export writes the rows of a results file (one per deal, solver version and rules
+version) as CSV with a header line, gzipped when FILE ends in .gz, to FILE or to
+standard output (-); the winning moves only with --moves. A file is replaced in
+one step, so a stopped export leaves the old one whole.
+
+import reads such files into a results file (made if missing): all of them or,
+when a line of any is bad, nothing (the error names the file and the line). A
+row of a deal and versions the results file lacks is added; one it holds
+unknown is replaced by a decided row, or by an unknown one under a longer limit;
+any other row is kept. A study then skips the deals imported as decided, so a
+study kept as CSV (in a repository, say) continues on another machine.
+
+examples:
+  kibitz results export --db results/winnability.db --game kingsdown-eights kingsdown-eights.csv.gz
+  kibitz results export --db kibitz-study.db --moves - | head
+  kibitz results import --db results/winnability.db docs/winnability/*.csv.gz"""
+
+
+def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
+                 formatter: type[argparse.HelpFormatter], default_db: str) -> None:
+    """Add ``results`` (``export`` and ``import``) to the ``kibitz`` parser."""
+    results = commands.add_parser("results", help="write a results file's rows as CSV, or read them back",
+                                  description="Export the rows of a results file as CSV, or import them.",
+                                  epilog=RESULTS_EPILOG, formatter_class=formatter)
+    actions = results.add_subparsers(dest="action", metavar="ACTION", required=True)
+    export = actions.add_parser("export", help="write the rows as CSV", epilog=RESULTS_EPILOG,
+                                formatter_class=formatter)
+    export.add_argument("file", metavar="FILE", help="the CSV file (.gz: gzipped), or - for standard output")
+    export.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
+    export.add_argument("--ruleset", default=None, metavar="R", help="only this ruleset (default: all)")
+    export.add_argument("--moves", action="store_true", help="with the winning moves (default: without)")
+    export.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
+    export.set_defaults(run=run_export)
+    load = actions.add_parser("import", help="read CSV rows into a results file", epilog=RESULTS_EPILOG,
+                              formatter_class=formatter)
+    load.add_argument("files", metavar="FILE", nargs="+", help="CSV files written by export (.gz: gzipped)")
+    load.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
+    load.set_defaults(run=run_import)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``kibitz results export FILE``."""
+    from kibitz.registry import find
+    from kibitz.rules import RULESETS
+    from kibitz.study.archive import export_rows, write_rows
+    from kibitz.study.commands import open_store
+    if not Path(args.db).is_file():
+        raise KibitzError(f"there is no results file {printable(args.db)}")
+    game = find(args.game).slug if args.game is not None else None
+    if args.ruleset is not None and args.ruleset not in RULESETS:
+        raise KibitzError(f"unknown ruleset {printable(args.ruleset)}; choose one of: {', '.join(RULESETS)}")
+    with open_store(args.db) as store:
+        if args.file == "-":
+            written = write_rows(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)
+        else:
+            try:
+                written = export_rows(store, Path(args.file), game=game, ruleset=args.ruleset, moves=args.moves)
+            except OSError as error:
+                raise KibitzError(f"cannot write {printable(args.file)}: {error}") from None
+    where = "standard output" if args.file == "-" else printable(args.file)
+    lines = ", ".join(f"{slug} ({ruleset})" for slug, ruleset in written.lines) or "no game"
+    sys.stderr.write(f"{written.rows:,} rows written to {where}: {lines}\n")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """``kibitz results import FILE...``."""
+    from kibitz.study.archive import read_file
+    from kibitz.study.commands import open_store
+    for name in args.files:
+        if not Path(name).is_file():
+            raise KibitzError(f"there is no file {printable(name)} to import")
+    files = [(name, read_file(Path(name))) for name in args.files]  # every file read before any is added
+    with open_store(args.db) as store:
+        for name, rows in files:
+            added, replaced = store.merge(rows)
+            kept = len(rows) - added - replaced
+            sys.stderr.write(f"{printable(name)}: {len(rows):,} rows read, {added:,} added, {replaced:,} replaced "
+                             f"(unknown before), {kept:,} kept as they were, into {printable(args.db)}\n")
+    return 0
