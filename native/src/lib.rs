@@ -26,8 +26,9 @@ pub mod spec;
 #[cfg(feature = "python")]
 pub mod binding;
 
-/// The version of the spec format: `kibitz.native` refuses a module of another version.
-pub const SPEC_VERSION: u32 = 1;
+/// The version of the spec format and of the interface: `kibitz.native` refuses a module of
+/// another version (2: `Search.solve` takes the clock of its time limit).
+pub const SPEC_VERSION: u32 = 2;
 
 #[cfg(feature = "python")]
 #[pyo3::pymodule(gil_used = true)]

@@ -27,8 +27,9 @@ from kibitz.moves import DEAL, Move
 if TYPE_CHECKING:
     from kibitz.rules import Game, State
 
-SPEC_VERSION = 1
-"""The spec format this module writes; the extension module must read the same."""
+SPEC_VERSION = 2
+"""The spec format this module writes and the interface it calls; the extension module must
+read the same (version 2: `Search.solve` takes the clock of its time limit)."""
 MODULE = "kibitz_native"
 
 Build = Literal["native", "python"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kibitz.cli import main
+from kibitz.errors import KibitzError
 from kibitz.solver import SOLVER_VERSION
 from kibitz.study.archive import export_rows, read_file
 from kibitz.study.runner import solve_batch
@@ -97,7 +98,7 @@ def test_a_study_skips_the_deals_an_import_decided(tmp_path: Path, capsys: pytes
     assert f"done: {3 - decided} deals solved ({decided} skipped)" in err
     assert main(["results", "export", "--db", first, "--game", "cicely", "-"]) == 0
     assert capsys.readouterr().out.splitlines() == ["game,ruleset,deal,outcome,reason,nodes,states,seconds,timeout,"
-                                                     "node_limit,solver_version,rules_version,recorded"]
+                                                     "node_limit,clock,solver_version,rules_version,recorded"]
 
 
 @pytest.mark.parametrize(("line", "says"), [
@@ -143,3 +144,29 @@ def test_files_that_are_no_export_are_refused(tmp_path: Path, capsys: pytest.Cap
     assert main(["results", "export", "--db", db, str(tmp_path / "no-folder" / "x.csv")]) == 2
     assert "cannot write" in capsys.readouterr().err
     assert not list(tmp_path.glob("*.kibitz.tmp*"))
+
+
+def test_the_clock_of_a_row_is_kept_and_an_export_without_one_reads_as_wall_clock(tmp_path: Path) -> None:
+    header = "game,ruleset,deal,outcome,reason,nodes,states,seconds,timeout,node_limit,solver_version,rules_version,recorded"
+    (tmp_path / "old.csv").write_text(header + "\nduchess,standard,4,unknown,time limit,1,1,10.0,10,,11,1,"
+                                      "2026-12-03T12:00:00Z\n")
+    with Store(tmp_path / "s.db") as store:
+        assert store.merge(read_file(tmp_path / "old.csv")) == (1, 0)
+        assert [r.clock for r in store.rows()] == ["wall"]
+        store.add([replace(row(5, "won"), clock="cpu")])
+        export_rows(store, tmp_path / "new.csv")
+        # The same limit on the processor clock is longer: its unknown row replaces a wall-clock one.
+        cpu = replace(row(4, "unknown", game="duchess"), clock="cpu")
+        with Store(tmp_path / "t.db") as other:
+            other.add([cpu])
+            export_rows(other, tmp_path / "cpu.csv")
+        assert store.merge(read_file(tmp_path / "cpu.csv")) == (0, 1)
+        assert store.merge(read_file(tmp_path / "old.csv")) == (0, 0)  # and not the other way round
+    assert "clock" in (tmp_path / "new.csv").read_text().splitlines()[0].split(",")
+    with Store(tmp_path / "copy.db") as copy:
+        copy.merge(read_file(tmp_path / "new.csv"))
+        assert {(r.deal, r.clock) for r in copy.rows()} == {(4, "wall"), (5, "cpu")}
+    bad = (tmp_path / "new.csv").read_text().replace(",cpu,", ",sun,")
+    (tmp_path / "bad.csv").write_text(bad)
+    with pytest.raises(KibitzError, match="line 2: clock is 'sun'"):
+        read_file(tmp_path / "bad.csv")

@@ -21,7 +21,7 @@ from kibitz.solver import SOLVER_VERSION
 from kibitz.study.commands import parse_deals
 from kibitz.study.report import format_table, summarize, wilson
 from kibitz.study.runner import MAX_BATCH, MAX_BATCH_SECONDS, StudyPlan, run_local, run_study, solve_batch
-from kibitz.study.store import Row, Store
+from kibitz.study.store import SCHEMA, Row, Store
 
 NODES = 3_000
 """Studies in these tests stop at a node limit, so their results do not depend on the machine."""
@@ -105,6 +105,41 @@ def test_unknown_deals_count_as_tried_only_under_limits_as_long(tmp_path: Path) 
         assert tried(None, 1000) == {3, 5}
         assert tried(None, None) == {5}
         assert store.tried("duchess", "pysolfc", SOLVER_VERSION, 1, 10.0, None) == set()
+
+
+def test_a_wall_clock_row_counts_as_tried_only_for_a_wall_clock_limit(tmp_path: Path) -> None:
+    """A processor-time limit gives a search at least what a wall-clock one of as many
+    seconds does, never less: its unknown rows count for both clocks."""
+    def unknown(deal: int, timeout: float, clock: str) -> Row:
+        return Row("duchess", "standard", deal, "unknown", "time limit", (), 1, 1, 0.1, timeout, SOLVER_VERSION, 1,
+                   None, clock)
+
+    with Store(tmp_path / "s.db") as store:
+        store.add([unknown(1, 10.0, "wall"), unknown(2, 10.0, "cpu"), unknown(3, 60.0, "wall"), unknown(4, 5.0, "cpu")])
+        tried = functools.partial(store.tried, "duchess", "standard", SOLVER_VERSION, 1)
+        assert tried(10.0, None, "wall") == {1, 2, 3}
+        assert tried(10.0, None, "cpu") == {2}
+        assert tried(5.0, None, "cpu") == {2, 4}
+        assert [r.clock for r in store.rows()] == ["wall", "cpu", "wall", "cpu"]
+
+
+def test_a_results_file_from_before_clocks_reads_as_wall_clock(tmp_path: Path) -> None:
+    import sqlite3
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as old:
+        old.executescript(SCHEMA.replace("    clock TEXT NOT NULL DEFAULT 'wall' CHECK (clock IN ('wall', 'cpu')),"
+                                         "  -- what the time limit counted\n", ""))
+        assert "clock" not in {name for (_, name, *_) in old.execute("PRAGMA table_info(results)")}
+        old.execute("INSERT INTO results (game, ruleset, deal, outcome, reason, moves, nodes, states, seconds, timeout,"
+                    " solver_version, rules_version) VALUES ('duchess', 'standard', '7', 'unknown', 'time limit', '',"
+                    " 1, 1, 10.0, 10.0, ?, 1)", (SOLVER_VERSION,))
+    old.close()
+    with Store(path) as store:
+        assert [(r.deal, r.clock) for r in store.rows()] == [(7, "wall")]
+        assert store.tried("duchess", "standard", SOLVER_VERSION, 1, 10.0, None, "cpu") == set()
+        store.add([replace(next(store.rows()), deal=8, clock="cpu")])
+    with Store(path) as reopened:
+        assert [(r.deal, r.clock) for r in reopened.rows()] == [(7, "wall"), (8, "cpu")]
 
 
 def test_undecided_only_skips_deals_decided_by_any_solver_version(tmp_path: Path) -> None:

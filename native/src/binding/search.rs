@@ -41,9 +41,10 @@ impl Search {
     }
 
     /// Decides `state` as `kibitz.solver` does (first pass and full search) within the
-    /// limits, a winning line with its loops cut out; `requested()` is asked at each clock
+    /// limits (`seconds` of the thread's processor time with `cpu`, else of the time that
+    /// passes), a winning line with its loops cut out; `requested()` is asked at each clock
     /// reading whether Ctrl-C came.
-    #[pyo3(signature = (state, seconds, nodes, table, requested))]
+    #[pyo3(signature = (state, seconds, nodes, table, cpu, requested))]
     fn solve<'py>(
         &self,
         py: Python<'py>,
@@ -51,6 +52,7 @@ impl Search {
         seconds: Option<f64>,
         nodes: Option<u64>,
         table: u64,
+        cpu: bool,
         requested: &Bound<'py, PyAny>,
     ) -> PyResult<Answer<'py>> {
         let kernel = self.kernel.get();
@@ -64,7 +66,7 @@ impl Search {
             }
         };
         let mut searcher = Searcher { full: &self.policy, stop: &mut stop };
-        let mut result = searcher.solve(&board, Limits { seconds, nodes, table });
+        let mut result = searcher.solve(&board, Limits { seconds, nodes, table, cpu });
         if result.outcome == Outcome::Won {
             result.moves = searcher.without_loops(&board, &result.moves);
         }

@@ -5,6 +5,7 @@
 //! solver.
 
 pub mod capped;
+pub mod clock;
 pub mod digging;
 mod dives;
 pub mod grand_duchess;
@@ -16,8 +17,6 @@ pub mod random;
 pub mod table;
 pub mod tournament;
 
-use std::time::{Duration, Instant};
-
 use smallvec::SmallVec;
 
 use crate::apply::apply;
@@ -25,6 +24,7 @@ use crate::board::Board;
 use crate::generate::{Move, MoveList};
 use crate::spec::{AfterMove, MAX_PILES};
 use capped::Capped;
+use clock::Clock;
 use digging::Digging;
 use policy::{Canonical, PileHashes, Policy, Probe};
 use table::{Key, Table};
@@ -41,6 +41,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Distinct positions the transposition table may hold.
     pub table: u64,
+    /// Whether `seconds` counts the thread's processor time instead of the time that passes
+    /// (see [`Clock`]); the result's seconds are on the same clock.
+    pub cpu: bool,
 }
 
 /// The verdict of a search.
@@ -209,7 +212,7 @@ impl Searcher<'_> {
         let first = self.first_pass(board, Limits {
             seconds: limits.seconds.map(|s| s * share),
             nodes: limits.nodes.map(|n| ((n as f64 * share) as u64).max(1)),
-            table: limits.table,
+            ..limits
         });
         if first.outcome == Outcome::Won || first.reason == Some(reasons::INTERRUPTED) {
             return first;
@@ -217,7 +220,7 @@ impl Searcher<'_> {
         let rest = Limits {
             seconds: limits.seconds.map(|s| (s - first.seconds).max(1e-3)),
             nodes: limits.nodes.map(|n| n.saturating_sub(first.nodes).max(1)),
-            table: limits.table,
+            ..limits
         };
         let mut result = self.search(board, full, rest, None);
         result.nodes += first.nodes;
@@ -232,8 +235,7 @@ impl Searcher<'_> {
     /// budget, or the limits are reached; an attempt that abandoned capped subtrees is
     /// followed by the next one (with the same budget).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
-        let started = Instant::now();
-        let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+        let started = Clock::start(limits.cpu);
         let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
         let mut budget = self.full.spec.first_pass_budget;
         let mut attempt = 0u64;
@@ -243,7 +245,7 @@ impl Searcher<'_> {
         // `Policy.attempts_share_moves`); when it is full, the pass forgets them.
         let mut finished = self.full.spec.digs_first.then(Table::default);
         loop {
-            let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+            let seconds = started.left(limits.seconds);
             let left = limits.nodes.map(|n| n as i64 - nodes as i64);
             let out_of_time = seconds.is_some_and(|s| s <= 0.0);
             if out_of_time || left.is_some_and(|l| l <= 0) {
@@ -268,7 +270,7 @@ impl Searcher<'_> {
                 }
             };
             let remembered = finished.as_ref().map_or(0, |table| table.len());
-            let part = self.search(board, quick, Limits { seconds, nodes: cap, table: limits.table }, finished.as_mut());
+            let part = self.search(board, quick, Limits { seconds, nodes: cap, ..limits }, finished.as_mut());
             nodes += part.nodes;
             states += part.states;
             peak = peak.max(part.peak_table);
@@ -279,7 +281,7 @@ impl Searcher<'_> {
                     reason: None,
                     nodes,
                     states,
-                    seconds: started.elapsed().as_secs_f64(),
+                    seconds: started.elapsed(),
                     peak_table: peak,
                 };
             }
@@ -313,7 +315,7 @@ impl Searcher<'_> {
             reason: Some(reason),
             nodes,
             states,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: started.elapsed(),
             peak_table: peak,
         }
     }
@@ -342,8 +344,7 @@ impl Searcher<'_> {
         limits: Limits,
         mut finished: Option<&mut Table>,
     ) -> SearchResult {
-        let started = Instant::now();
-        let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+        let started = Clock::start(limits.cpu);
         let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
         let mut first = MoveList::new();
         policy.ordered_moves(root, &mut first);
@@ -355,13 +356,13 @@ impl Searcher<'_> {
             reason,
             nodes,
             states,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: started.elapsed(),
             peak_table: peak,
         };
         while !alternatives.is_empty() {
             let mut still_open = Vec::new();
             for (mv, child) in alternatives {
-                let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                let seconds = started.left(limits.seconds);
                 if seconds.is_some_and(|s| s <= 0.0) {
                     return done(Outcome::Unknown, Vec::new(), Some(reasons::TIME_LIMIT), nodes, states, peak);
                 }
@@ -370,7 +371,7 @@ impl Searcher<'_> {
                     return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, states, peak);
                 }
                 let cap = left.map_or(budget, |l| budget.min(l as u64));
-                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), table: limits.table }, finished.as_deref_mut());
+                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), ..limits }, finished.as_deref_mut());
                 nodes += part.nodes;
                 states += part.states;
                 peak = peak.max(part.peak_table);
@@ -418,8 +419,7 @@ impl Searcher<'_> {
             hashes: PileHashes,
             key: Key,
         }
-        let started = Instant::now();
-        let deadline = limits.seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+        let started = Clock::start(limits.cpu);
         let carries = finished.is_some();
         let mut own = Table::default();
         let seen: &mut Table = finished.unwrap_or(&mut own);
@@ -432,7 +432,7 @@ impl Searcher<'_> {
             reason,
             nodes,
             states: seen.len() as u64 - known,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: started.elapsed(),
             peak_table: seen.len() as u64,
         };
         // Stopped undecided: with `finished` given, the positions still on the path, and
@@ -536,7 +536,7 @@ impl Searcher<'_> {
             }
             nodes += 1;
             if nodes.is_multiple_of(TIME_CHECK_EVERY) {
-                if deadline.is_some_and(|d| Instant::now() > d) {
+                if started.passed(limits.seconds) {
                     return stopped(reasons::TIME_LIMIT, nodes, seen, &frames, Some(key));
                 }
                 if (self.stop)() {

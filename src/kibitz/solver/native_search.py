@@ -195,5 +195,5 @@ def solve_natively(state: State, policy: Policy, limits: Limits) -> SolveResult 
     if search is None or state.game is not policy.game:
         return None
     outcome, moves, reason, nodes, states, seconds, peak = search.solve(
-        state, limits.seconds, limits.nodes, limits.table, interrupts.requested)
+        state, limits.seconds, limits.nodes, limits.table, limits.clock == "cpu", interrupts.requested)
     return SolveResult(Outcome(outcome), moves, reason, nodes, states, seconds, peak)

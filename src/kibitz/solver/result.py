@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from kibitz.moves import Move
 
@@ -27,6 +28,17 @@ class Outcome(enum.Enum):
     """The search stopped at a limit before deciding."""
 
 
+CLOCKS = ("wall", "cpu")
+"""What a time limit counts: ``wall`` the time that passes, ``cpu`` the processor time of
+the thread that searches (the same on a machine with a core to spare; under load, what the
+search got), so that a search stopped by ``cpu`` seconds does not depend on other work."""
+
+
+def clock_reading(clock: str) -> Callable[[], float]:
+    """The function that reads ``clock`` (one of :data:`CLOCKS`), in seconds."""
+    return time.thread_time if clock == "cpu" else time.perf_counter
+
+
 @dataclass(frozen=True)
 class Limits:
     """Budgets of one search; ``None`` means no limit of that kind."""
@@ -35,8 +47,12 @@ class Limits:
     nodes: int | None = None
     table: int = 4_000_000
     """Distinct positions the transposition table may hold (about 200 bytes each)."""
+    clock: str = "wall"
+    """What ``seconds`` counts, one of :data:`CLOCKS`; the result's seconds are on it too."""
 
     def __post_init__(self) -> None:
+        if self.clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {self.clock!r}")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError(f"time limit must be positive, not {self.seconds}")
         if self.nodes is not None and self.nodes < 1:
@@ -100,9 +116,11 @@ class Budget:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.started = time.perf_counter()
+        self.now = clock_reading(limits.clock)
+        """Reads the limits' clock."""
+        self.started = self.now()
         self.deadline: float | None = None if limits.seconds is None else self.started + limits.seconds
-        """The clock reading (``time.perf_counter``) at which the time limit is reached."""
+        """The clock reading (:attr:`now`) at which the time limit is reached."""
         self.nodes = 0
         self.states = 0
         self.peak_table = 0
@@ -112,7 +130,7 @@ class Budget:
     def remaining(self, cap: int | None = None) -> Limits | None:
         """The limits of the next part: the time left and the nodes left, at most ``cap``
         of them; ``None`` when the time or the nodes are spent (:attr:`reason` says which)."""
-        seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+        seconds = None if self.deadline is None else self.deadline - self.now()
         if seconds is not None and seconds <= 0:
             self.reason = TIME_LIMIT
             return None
@@ -122,7 +140,7 @@ class Budget:
             return None
         if cap is not None:
             nodes = cap if nodes is None else min(cap, nodes)
-        return Limits(seconds=seconds, nodes=nodes, table=self.limits.table)
+        return Limits(seconds=seconds, nodes=nodes, table=self.limits.table, clock=self.limits.clock)
 
     def add(self, part: SolveResult) -> None:
         """Count a part's nodes and positions, and its table's peak."""
@@ -132,5 +150,5 @@ class Budget:
 
     def result(self, outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None) -> SolveResult:
         """The result of the whole search, with the parts' counters and the time since it started."""
-        return SolveResult(outcome, moves, reason, self.nodes, self.states, time.perf_counter() - self.started,
+        return SolveResult(outcome, moves, reason, self.nodes, self.states, self.now() - self.started,
                            self.peak_table)

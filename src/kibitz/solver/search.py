@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Hashable
 
 from kibitz.moves import Move
@@ -158,7 +157,7 @@ def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limi
 def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
     """Depth-first search with one transposition table (``finished``, when given; see :func:`search`)."""
     clock = Budget(limits)
-    started, deadline = clock.started, clock.deadline
+    started, deadline, now = clock.started, clock.deadline, clock.now
     node_limit = limits.nodes
     table_limit = limits.table
     game = state.game
@@ -176,7 +175,7 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
                open_child: Hashable | None = None) -> SolveResult:
         """The result; stopped undecided with ``finished`` given, the positions still on the
         path (and ``open_child``, a position counted but not searched) leave the table."""
-        done = SolveResult(outcome, moves, reason, nodes, len(seen) - known, time.perf_counter() - started, len(seen))
+        done = SolveResult(outcome, moves, reason, nodes, len(seen) - known, now() - started, len(seen))
         if finished is not None and outcome is Outcome.UNKNOWN:
             for frame in frames:
                 seen.discard(frame.key)
@@ -228,7 +227,7 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
             continue
         nodes += 1
         if nodes % TIME_CHECK_EVERY == 0:
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and now() > deadline:
                 return result(Outcome.UNKNOWN, reason=TIME_LIMIT, open_child=key)
             if interrupts.requested():
                 return result(Outcome.UNKNOWN, reason=interrupts.INTERRUPTED, open_child=key)

@@ -24,6 +24,7 @@ from typing import IO
 
 from kibitz.deals import MAX_DEAL_NUMBER
 from kibitz.errors import KibitzError
+from kibitz.solver.result import CLOCKS
 from kibitz.study.store import RECORD_COLUMNS, Store
 
 OUTCOMES = ("won", "lost", "unknown")
@@ -125,6 +126,9 @@ def parse_row(fields: dict[str, str]) -> tuple[object, ...]:
     moves = fields.get("moves") or ""
     if moves and outcome != "won":
         raise ValueError(f"a {outcome} deal has winning moves")
+    clock = fields.get("clock") or "wall"  # exports written before limits had a clock: wall-clock
+    if clock not in CLOCKS:
+        raise ValueError(f"clock is {clock!r}, not one of {', '.join(CLOCKS)}")
     recorded = fields["recorded"]
     if not TIMESTAMP.match(recorded):
         raise ValueError(f"recorded is {recorded!r}, not a time such as 2026-12-03T12:00:00Z")
@@ -132,7 +136,7 @@ def parse_row(fields: dict[str, str]) -> tuple[object, ...]:
             _whole(fields["nodes"], "nodes"), _whole(fields["states"], "states"),
             _seconds(fields["seconds"], "seconds"),
             _seconds(fields["timeout"], "timeout") if fields["timeout"] else None,
-            _whole(fields["node_limit"], "node_limit") if fields["node_limit"] else None,
+            _whole(fields["node_limit"], "node_limit") if fields["node_limit"] else None, clock,
             _whole(fields["solver_version"], "solver_version"),
             _whole(fields["rules_version"], "rules_version"), recorded, moves)
 
@@ -144,7 +148,7 @@ def read_rows(lines: Iterable[str], name: str) -> Iterator[tuple[object, ...]]:
     header = reader.fieldnames
     if header is None:
         raise KibitzError(f"{name} is empty: a results file in CSV starts with a header line")
-    missing = [column for column in RECORD_COLUMNS[:-1] if column not in header]
+    missing = [column for column in RECORD_COLUMNS[:-1] if column not in header and column != "clock"]
     if missing:
         raise KibitzError(f"{name} is not a kibitz results export: its header line lacks {', '.join(missing)}")
     try:

@@ -42,7 +42,10 @@ the same rules is solved once, its results stored as standard and counted for
 both.
 
 Results go to an SQLite file (default {DEFAULT_DB}), one row per deal with the
-outcome, moves, nodes, time, solver version and rules version. Rerunning skips
+outcome, moves, nodes, time, solver version and rules version. --timeout counts
+the processor time of the worker that solves the deal (--clock cpu), so a study
+that shares the machine with other work gets the same seconds per deal; --clock
+wall counts the time that passes, as 'kibitz solve' does. Rerunning skips
 deals already decided by the same solver and rules versions, and deals that
 solver version left unknown within limits as long, so an interrupted study
 (Ctrl-C, or kill PID in the background) resumes where it stopped. A longer
@@ -207,6 +210,9 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help=f"seconds per deal (default {DEFAULT_TIMEOUT:g})")
     study.add_argument("--nodes", type=whole_number(1, MAX_NODES), default=None, metavar="N",
                        help="also stop each deal after N nodes (reproducible on any machine)")
+    study.add_argument("--clock", choices=("cpu", "wall"), default="cpu",  # kibitz.solver.result.CLOCKS
+                       help="what --timeout counts: the worker's processor time (cpu, the default: "
+                       "other work on the machine changes nothing) or the time that passes (wall)")
     study.add_argument("--undecided", action="store_true",
                        help="skip deals decided by any solver version (default: only by this one)")
     study.add_argument("--retry-unknown", action="store_true",
@@ -299,7 +305,7 @@ def run_study_command(args: argparse.Namespace) -> int:
     ray = choose_backend(args.backend, args.address)
     backend: BatchRunner = ray or run_local
     plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
-                       undecided_only=args.undecided, retry_unknown=args.retry_unknown)
+                       undecided_only=args.undecided, retry_unknown=args.retry_unknown, clock=args.clock)
              for slug, ruleset in studied_once(pairs)]
     store = open_store(args.db)
     db = printable(args.db)

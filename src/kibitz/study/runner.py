@@ -72,9 +72,10 @@ class SolveJob:
     ruleset: str
     timeout: float | None
     nodes: int | None
+    clock: str = "wall"
 
     def __call__(self, deals: list[int]) -> list[Row]:
-        return solve_batch(self.game, self.ruleset, deals, self.timeout, self.nodes)
+        return solve_batch(self.game, self.ruleset, deals, self.timeout, self.nodes, self.clock)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,8 @@ class StudyPlan:
     retry_unknown: bool = False
     """Solve again the deals the current solver version left unknown under limits at least
     as long as these (skipped otherwise: the same search would stop there again)."""
+    clock: str = "wall"
+    """What ``timeout`` counts: ``wall`` or ``cpu`` (``kibitz.solver.Limits.clock``)."""
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -112,21 +115,21 @@ class StudyPlan:
         return max(1, size)
 
     def job(self) -> SolveJob:
-        return SolveJob(self.game, self.ruleset, self.timeout, self.nodes)
+        return SolveJob(self.game, self.ruleset, self.timeout, self.nodes, self.clock)
 
 
 def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | None,
-                nodes: int | None = None) -> list[Row]:
-    """Solve each deal of a batch (runs in a worker process)."""
+                nodes: int | None = None, clock: str = "wall") -> list[Row]:
+    """Solve each deal of a batch (runs in a worker process), ``timeout`` seconds on ``clock``."""
     import kibitz
     from kibitz.solver import SOLVER_VERSION, Limits, solve
     playable = kibitz.game(game, ruleset)
     rows = []
     for number in deals:
-        result = solve(playable.deal(number), Limits(seconds=timeout, nodes=nodes))
+        result = solve(playable.deal(number), Limits(seconds=timeout, nodes=nodes, clock=clock))
         rows.append(Row(game, ruleset, number, result.outcome.value, result.reason,
                         tuple(str(m) for m in result.moves), result.nodes, result.states,
-                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes))
+                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes, clock))
     return rows
 
 
@@ -293,7 +296,8 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
     for ruleset in alike:
         done |= store.decided(plan.game, ruleset, version, rules_version)
         if not plan.retry_unknown:
-            tried |= store.tried(plan.game, ruleset, SOLVER_VERSION, rules_version, plan.timeout, plan.nodes)
+            tried |= store.tried(plan.game, ruleset, SOLVER_VERSION, rules_version, plan.timeout, plan.nodes,
+                                 plan.clock)
     wanted = set(plan.deals)
     decided = len(wanted & done)
     unknown = len((wanted & tried) - done)

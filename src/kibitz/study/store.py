@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS results (
     seconds REAL NOT NULL,         -- solver time for this deal
     timeout REAL,                  -- the time limit it ran under (seconds)
     node_limit INTEGER,            -- the node limit it ran under, if any
+    clock TEXT NOT NULL DEFAULT 'wall' CHECK (clock IN ('wall', 'cpu')),  -- what the time limit counted
     solver_version INTEGER NOT NULL,
     rules_version INTEGER NOT NULL,
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
@@ -66,13 +67,15 @@ class Row:
     solver_version: int
     rules_version: int
     node_limit: int | None = None
+    clock: str = "wall"
+    """What ``timeout`` and ``seconds`` count: ``wall`` or ``cpu`` (``kibitz.solver.Limits.clock``)."""
 
     def as_dict(self) -> dict[str, object]:
         return {"game": self.game, "ruleset": self.ruleset, "deal": self.deal, "outcome": self.outcome,
                 "reason": self.reason, "moves": list(self.moves), "nodes": self.nodes,
                 "states": self.states, "seconds": self.seconds, "timeout": self.timeout,
                 "solver_version": self.solver_version, "rules_version": self.rules_version,
-                "node_limit": self.node_limit}
+                "node_limit": self.node_limit, "clock": self.clock}
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class Play:
 
 
 RECORD_COLUMNS = ("game", "ruleset", "deal", "outcome", "reason", "nodes", "states", "seconds", "timeout",
-                  "node_limit", "solver_version", "rules_version", "recorded", "moves")
+                  "node_limit", "clock", "solver_version", "rules_version", "recorded", "moves")
 """The columns of a result row as :meth:`Store.records` gives them and :meth:`Store.merge` takes them."""
 
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
@@ -126,6 +129,11 @@ class Store:
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         self.connection.executescript(SCHEMA)
+        columns = {name for (_, name, *_) in self.connection.execute("PRAGMA table_info(results)")}
+        if "clock" not in columns:  # a file written before time limits had a clock: all wall-clock
+            with self.connection:
+                self.connection.execute("ALTER TABLE results ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall'"
+                                        " CHECK (clock IN ('wall', 'cpu'))")
         self.written = 0
         """Rows (results or plays) this store has written: other processes may write the
         same file, and a new row may replace an old one, so counting the file tells less."""
@@ -151,24 +159,28 @@ class Store:
         return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
     def tried(self, game: str, ruleset: str, solver_version: int, rules_version: int, timeout: float | None,
-              node_limit: int | None) -> set[int]:
-        """Deals these versions left unknown under limits at least as long as ``timeout`` and
-        ``node_limit`` (``None``: no limit of that kind): the same search would stop there again."""
+              node_limit: int | None, clock: str = "wall") -> set[int]:
+        """Deals these versions left unknown under limits at least as long as ``timeout`` on
+        ``clock`` and ``node_limit`` (``None``: no limit of that kind): the same search would
+        stop there again. A processor-time limit gives a search at least what a wall-clock
+        limit of as many seconds does, so its rows count for both clocks; a wall-clock row
+        counts only for a wall-clock limit (other work may have slowed it)."""
         query = ("SELECT DISTINCT deal FROM results WHERE game=? AND ruleset=? AND rules_version=?"
                  " AND solver_version=? AND outcome = 'unknown' AND coalesce(reason, '') != 'interrupted'"
-                 " AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ?))"
+                 " AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ? AND (clock = 'cpu' OR ? = 'wall')))"
                  " AND (node_limit IS NULL OR (? IS NOT NULL AND node_limit >= ?))")
-        parameters = (game, ruleset, rules_version, solver_version, timeout, timeout, node_limit, node_limit)
+        parameters = (game, ruleset, rules_version, solver_version, timeout, timeout, clock, node_limit, node_limit)
         return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
     def add(self, rows: Iterable[Row]) -> int:
         """Store rows (a new result replaces an older one for the same deal and versions)."""
         data = [(r.game, r.ruleset, str(r.deal), r.outcome, r.reason, " ".join(r.moves), r.nodes, r.states,
-                 r.seconds, r.timeout, r.node_limit, r.solver_version, r.rules_version) for r in rows]
+                 r.seconds, r.timeout, r.node_limit, r.clock, r.solver_version, r.rules_version) for r in rows]
         with self.connection:
             self.connection.executemany(
                 "INSERT OR REPLACE INTO results (game, ruleset, deal, outcome, reason, moves, nodes, states,"
-                " seconds, timeout, node_limit, solver_version, rules_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
+                " seconds, timeout, node_limit, clock, solver_version, rules_version)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
         self.written += len(data)
         return len(data)
 
@@ -196,13 +208,13 @@ class Store:
         where, parameters = self._where(game, ruleset)
         column = "moves" if moves else "''"
         query = (f"SELECT game, ruleset, deal, outcome, reason, {column}, nodes, states,"
-                 " seconds, timeout, solver_version, rules_version, node_limit FROM results" + where
+                 " seconds, timeout, solver_version, rules_version, node_limit, clock FROM results" + where
                  + " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version")
         for row in self.connection.execute(query, parameters):
             (game_, ruleset_, deal, outcome, reason, line, nodes, states, seconds, timeout,
-             solver_version, rules_version, node_limit) = row
+             solver_version, rules_version, node_limit, clock) = row
             yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(line.split()), nodes, states,
-                      seconds, timeout, solver_version, rules_version, node_limit)
+                      seconds, timeout, solver_version, rules_version, node_limit, clock)
 
     def records(self, game: str | None = None, ruleset: str | None = None) -> Iterator[tuple[object, ...]]:
         """Every stored row as its columns (:data:`RECORD_COLUMNS`, with the time it was
@@ -215,8 +227,9 @@ class Store:
     def merge(self, records: Iterable[tuple[object, ...]]) -> tuple[int, int]:
         """Add rows given as their columns (:data:`RECORD_COLUMNS`), in one transaction:
         a row of a deal and versions the store lacks is added; one it holds undecided is
-        replaced by a decided row, or by an undecided one under longer limits; any other is
-        kept. Returns (rows added, rows replaced)."""
+        replaced by a decided row, or by an undecided one under longer limits (a
+        processor-time limit counting as longer than a wall-clock one of as many seconds); any
+        other is kept. Returns (rows added, rows replaced)."""
         before = self.count()
         changes = self.connection.total_changes
         names = ", ".join(RECORD_COLUMNS)
@@ -227,7 +240,9 @@ class Store:
                 " ON CONFLICT (game, ruleset, deal, solver_version, rules_version) DO UPDATE SET"
                 + ", ".join(f" {name}=excluded.{name}" for name in RECORD_COLUMNS[3:])
                 + " WHERE results.outcome = 'unknown' AND (excluded.outcome != 'unknown' OR "
-                + longer.format("timeout") + " OR " + longer.format("node_limit") + ")",
+                + longer.format("timeout") + " OR " + longer.format("node_limit")
+                + " OR (excluded.clock = 'cpu' AND results.clock = 'wall' AND NOT "
+                + longer.format("timeout").replace(" > ", " < ") + "))",
                 list(records))
         added = self.count() - before
         replaced = self.connection.total_changes - changes - added
