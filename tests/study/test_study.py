@@ -142,6 +142,30 @@ def test_a_results_file_from_before_clocks_reads_as_wall_clock(tmp_path: Path) -
         assert [(r.deal, r.clock) for r in reopened.rows()] == [(7, "wall"), (8, "cpu")]
 
 
+def test_two_studies_opening_an_old_results_file_at_once_both_open_it(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The column a file from before clocks lacks is added once: a study that found it
+    missing and then finds it added by another opens the file all the same."""
+    import sqlite3
+    path = tmp_path / "old.db"
+    with Store(path):
+        pass  # the new column is there now, as another study would have added it
+    columns = Store._columns
+    calls: list[int] = []
+
+    def stale_then_fresh(store: Store) -> set[str]:
+        calls.append(1)
+        found = columns(store)
+        return found - {"clock"} if len(calls) == 1 else found
+
+    monkeypatch.setattr(Store, "_columns", stale_then_fresh)
+    with Store(path) as store:
+        assert "clock" in columns(store) and len(calls) == 2
+    monkeypatch.setattr(Store, "_columns", lambda store: set())  # never there: the error is not hidden
+    with pytest.raises(sqlite3.OperationalError, match="duplicate column"):
+        Store(path)
+
+
 def test_undecided_only_skips_deals_decided_by_any_solver_version(tmp_path: Path) -> None:
     older = [Row("duchess", "standard", n, outcome, None if outcome != "unknown" else "time limit", (), 1, 1,
                  0.1, 1.0, SOLVER_VERSION - 1, 1) for n, outcome in ((1, "won"), (2, "lost"), (3, "unknown"))]

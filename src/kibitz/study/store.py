@@ -129,14 +129,21 @@ class Store:
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         self.connection.executescript(SCHEMA)
-        columns = {name for (_, name, *_) in self.connection.execute("PRAGMA table_info(results)")}
-        if "clock" not in columns:  # a file written before time limits had a clock: all wall-clock
-            with self.connection:
-                self.connection.execute("ALTER TABLE results ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall'"
-                                        " CHECK (clock IN ('wall', 'cpu'))")
+        if "clock" not in self._columns():  # a file written before time limits had a clock: all wall-clock
+            try:
+                with self.connection:
+                    self.connection.execute("ALTER TABLE results ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall'"
+                                            " CHECK (clock IN ('wall', 'cpu'))")
+            except sqlite3.OperationalError:
+                if "clock" not in self._columns():  # not another process adding it at the same time
+                    raise
         self.written = 0
         """Rows (results or plays) this store has written: other processes may write the
         same file, and a new row may replace an old one, so counting the file tells less."""
+
+    def _columns(self) -> set[str]:
+        """The names of the columns of ``results``."""
+        return {name for (_, name, *_) in self.connection.execute("PRAGMA table_info(results)")}
 
     def close(self) -> None:
         self.connection.close()
