@@ -439,3 +439,16 @@ def test_the_progress_line_says_times_in_units_a_reader_takes_in() -> None:
     fast = Progress(total=1000, done=500, started=time.monotonic() - 100)
     assert "500/1,000 deals, 5.0/s" in fast.line() and "ETA 2 min" in fast.line()
     assert "ETA ?" in Progress(total=3).line()
+
+
+def test_the_table_says_when_a_limit_counted_processor_time() -> None:
+    def row(deal: int, clock: str, game: str = "duchess") -> Row:
+        return Row(game, "standard", deal, "won", None, (), 1, 1, 0.5, 10.0, SOLVER_VERSION, 1, None, clock)
+
+    lines = summarize([row(1, "cpu"), row(2, "cpu"), row(1, "wall", "cicely"), row(1, "wall", "tournament"),
+                       row(2, "cpu", "tournament")])
+    assert [(line.game, line.clocks, line.limits_text) for line in lines] == [
+        ("cicely", ("wall",), "10"), ("duchess", ("cpu",), "10 (cpu)"), ("tournament", ("cpu", "wall"), "10 (cpu and wall)")]
+    table = format_table(lines)
+    assert f"| {SOLVER_VERSION} | 10 |" in table and f"| {SOLVER_VERSION} | 10 (cpu) |" in table
+    assert lines[1].as_dict()["clocks"] == ("cpu",)

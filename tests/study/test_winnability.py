@@ -118,7 +118,9 @@ def test_markdown_report_agrees_with_the_json_report(tmp_path: Path, capsys: pyt
         for column, key in (("median ms", "median"), ("p90 ms", "p90"), ("max ms", "max")):
             assert row[column] == f"{line[key] * 1000:,.0f}"
         assert row["solver"] == "+".join(map(str, line["solver_versions"]))
-        assert row["limit s"] == ", ".join(f"{t:g}" for t in line["limits"])
+        clocks = "" if line["clocks"] in ([], ["wall"]) else f" ({' and '.join(line['clocks'])})"
+        assert row["limit s"] == ", ".join(f"{t:g}" for t in line["limits"]) + clocks
+        assert line["clocks"] == ["cpu"]  # a study counts processor time by default
     assert main(["report", "--db", str(db)]) == 0
     assert capsys.readouterr().out == table  # the terminal shows the same table
 

@@ -84,6 +84,14 @@ class Line:
     same_rules: tuple[str, ...] = ()
     """The other rulesets of the game with the same rules: the line counts their results too
     and stands for them."""
+    clocks: tuple[str, ...] = ()
+    """What the time limits of the rows counted counted: ``cpu``, ``wall`` or both."""
+
+    @property
+    def limits_text(self) -> str:
+        """The time limits, with their clock unless every one is wall-clock (``10 (cpu)``)."""
+        text = ", ".join(f"{t:g}" for t in self.limits)
+        return text if self.clocks in ((), ("wall",)) else f"{text} ({' and '.join(self.clocks)})"
 
     @property
     def rulesets(self) -> str:
@@ -170,7 +178,8 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | N
                           max(times), limits, conflicts,
                           tuple(Loss(r.deal, r.states, r.solver_version)
                                 for r in sorted(group, key=lambda r: r.deal) if r.outcome == "lost"),
-                          others.get((game, ruleset), ())))
+                          others.get((game, ruleset), ()),
+                          tuple(sorted({r.clock for r in group if r.timeout is not None}))))
     return lines
 
 
@@ -187,7 +196,7 @@ def format_table(lines: list[Line]) -> str:
                    f"{line.unknown:,} | {rate} | {line.interval[0]:.2%} - {line.interval[1]:.2%} | "
                    f"{line.conservative[0]:.2%} - {line.conservative[1]:.2%} | {line.median * 1000:,.0f} | "
                    f"{line.p90 * 1000:,.0f} | {line.p99 * 1000:,.0f} | {line.max * 1000:,.0f} | "
-                   f"{'+'.join(map(str, line.solver_versions))} | {', '.join(f'{t:g}' for t in line.limits)} |")
+                   f"{'+'.join(map(str, line.solver_versions))} | {line.limits_text} |")
     for line in lines:
         if line.conflicts:
             out.append(f"\n{line.game} ({line.ruleset}): {line.conflicts:,} deals won by one solver version and "
