@@ -65,9 +65,9 @@ Per game and ruleset: deals, won, lost, unknown; the winnable share of decided
 deals with its 95% Wilson interval; a conservative 95% interval that counts
 every unknown deal once as won and once as lost; time per deal; the solver
 versions and time limits of the rows counted (with "(cpu)" where they counted
-processor time, --clock cpu). A deal decided by any solver
-version counts as decided (a win is replayed, a loss is proved), with the time
-of the newest run that decided it; --by-version keeps the versions apart.
+processor time, --clock cpu). A deal decided by any solver version counts as
+decided (a win is replayed, a loss is proved), with the time of the newest run
+that decided it; --by-version keeps the versions apart.
 
 With --markdown FILE the table replaces the lines between the marker lines
   <!-- begin kibitz report: written by 'kibitz report --markdown FILE' -->
