@@ -20,13 +20,14 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable, TypeVar
 
 from kibitz.deals import MAX_DEAL_NUMBER
 from kibitz.errors import KibitzError
 from kibitz.solver.result import CLOCKS
 from kibitz.study.store import RECORD_COLUMNS, Store
 
+Number = TypeVar("Number", int, float)
 OUTCOMES = ("won", "lost", "unknown")
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
 SLUG = re.compile(r"[a-z][a-z0-9-]*\Z")
@@ -61,9 +62,9 @@ def write_rows(store: Store, out: IO[str], *, game: str | None = None, ruleset: 
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     count, lines = 0, dict[tuple[str, str], None]()
+    seconds = RECORD_COLUMNS.index("seconds")
     for record in store.records(game, ruleset):
         row = list(record[:len(columns)])
-        seconds = RECORD_COLUMNS.index("seconds")
         row[seconds] = f"{float(row[seconds]):.4f}"  # type: ignore[arg-type]
         writer.writerow(["" if value is None else value for value in row])
         lines[(str(record[0]), str(record[1]))] = None
@@ -86,26 +87,25 @@ def export_rows(store: Store, path: Path, *, game: str | None = None, ruleset: s
     return written
 
 
+def _at_least_zero(text: str, what: str, convert: Callable[[str], Number], kind: str) -> Number:
+    """A field read by ``convert`` as a finite ``kind`` of 0 or more."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise ValueError(f"{what} is {text!r}, not a {kind}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{what} is {text!r}: it must be a {kind}, 0 or more")
+    return value
+
+
 def _whole(text: str, what: str) -> int:
     """A field read as a whole number of 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{what} is {text!r}, not a whole number") from None
-    if value < 0:
-        raise ValueError(f"{what} is {text!r}: it must be 0 or more")
-    return value
+    return _at_least_zero(text, what, int, "whole number")
 
 
 def _seconds(text: str, what: str) -> float:
     """A field read as a finite number of seconds, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{what} is {text!r}, not a number of seconds") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise ValueError(f"{what} is {text!r}: it must be a number of seconds, 0 or more")
-    return value
+    return _at_least_zero(text, what, float, "number of seconds")
 
 
 def parse_row(fields: dict[str, str]) -> tuple[object, ...]:

@@ -53,14 +53,12 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
 def run_export(args: argparse.Namespace) -> int:
     """``kibitz results export FILE``."""
     from kibitz.registry import find
-    from kibitz.rules import RULESETS
     from kibitz.study.archive import export_rows, write_rows
-    from kibitz.study.commands import open_store
+    from kibitz.study.commands import odds_ruleset, open_store
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     game = find(args.game).slug if args.game is not None else None
-    if args.ruleset is not None and args.ruleset not in RULESETS:
-        raise KibitzError(f"unknown ruleset {printable(args.ruleset)}; choose one of: {', '.join(RULESETS)}")
+    odds_ruleset(args.ruleset)  # one known ruleset, or none
     with open_store(args.db) as store:
         if args.file == "-":
             written = write_rows(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)
