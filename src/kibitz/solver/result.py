@@ -140,7 +140,7 @@ class Budget:
             return None
         if cap is not None:
             nodes = cap if nodes is None else min(cap, nodes)
-        return Limits(seconds=seconds, nodes=nodes, table=self.limits.table, clock=self.limits.clock)
+        return replace(self.limits, seconds=seconds, nodes=nodes)  # the table and the clock as they were
 
     def add(self, part: SolveResult) -> None:
         """Count a part's nodes and positions, and its table's peak."""
