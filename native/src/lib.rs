@@ -27,8 +27,9 @@ pub mod spec;
 pub mod binding;
 
 /// The version of the spec format and of the interface: `kibitz.native` refuses a module of
-/// another version (2: `Search.solve` takes the clock of its time limit).
-pub const SPEC_VERSION: u32 = 2;
+/// another version (2: `Search.solve` takes the clock of its time limit; 3: a policy may cap
+/// the digging first pass below a deal, `first_pass_deal_cap`).
+pub const SPEC_VERSION: u32 = 3;
 
 #[cfg(feature = "python")]
 #[pyo3::pymodule(gil_used = true)]

@@ -27,7 +27,7 @@ from kibitz.moves import DEAL, Move
 if TYPE_CHECKING:
     from kibitz.rules import Game, State
 
-SPEC_VERSION = 2
+SPEC_VERSION = 3
 """The spec format this module writes and the interface it calls; the extension module must
 read the same (version 2: `Search.solve` takes the clock of its time limit)."""
 MODULE = "kibitz_native"

@@ -178,3 +178,75 @@ def test_later_attempts_skip_what_earlier_ones_searched_through() -> None:
     alone = Recording(policy, 1)
     search_module.search(state, alone, limits)
     assert [policy.key(s) for s in alone.expanded] == [policy.key(s) for s in first.expanded]  # without it
+
+
+DEALT = -1
+"""Recorded before a position reached by a deal whose subtree is capped."""
+
+
+class _Recording(Digging):
+    """A digging attempt that records the stock's length at each position it expands, and
+    ``DEALT`` before each capped deal's position."""
+
+    def __init__(self, full: CanonicalPolicy, deal_cap: int | None) -> None:
+        super().__init__(full, 1, deal_cap)
+        self.stocks: list[int] = []
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        self.stocks.append(len(state.piles[state.game.stock]))
+        return super().ordered_moves(state)
+
+    def subtree_budget(self, parent: State, child: State) -> int | None:
+        budget = super().subtree_budget(parent, child)
+        if budget is not None:
+            self.stocks.append(DEALT)
+        return budget
+
+
+def _longest_run_after_a_deal(stocks: list[int]) -> int:
+    """The most positions expanded in a row with less stock than the first one, counted
+    from the last capped deal's position."""
+    longest = run = 0
+    for stock in stocks:
+        run = 0 if stock == DEALT else run + 1 if stock < stocks[0] else 0
+        longest = max(longest, run)
+    return longest
+
+
+@pytest.mark.parametrize("number", [3, 11])
+def test_a_deal_cap_abandons_the_search_below_each_deal(number: int) -> None:
+    """With a deal cap of ``c``, a digging attempt expands at most ``c + 2`` positions below a
+    deal before it backs up above it (the deal's position, and the one whose count passes the
+    cap); without it, it goes on below the first deal it meets."""
+    game = kibitz.game("kingsdown-eights")
+    policy = policy_for(game)
+    assert isinstance(policy, CanonicalPolicy)
+    cap = 150
+    runs = {}
+    for deal_cap in (cap, None):
+        attempt = _Recording(policy, deal_cap)
+        assert attempt.caps_subtrees == (deal_cap is not None)
+        search_module.search(game.deal(number), attempt, Limits(seconds=None, nodes=20_000))
+        assert min(attempt.stocks) < attempt.stocks[0], "the search met no deal"
+        runs[deal_cap] = _longest_run_after_a_deal(attempt.stocks)
+    assert runs[cap] <= cap + 2 < runs[None]
+
+
+def test_the_deal_cap_is_the_policys_share_of_an_attempts_budget() -> None:
+    game = kibitz.game("kingsdown-eights")
+    policy = policy_for(game)
+    assert isinstance(policy, CanonicalPolicy) and policy.first_pass_deal_cap is not None
+    attempt = policy.first_pass(4, 10_001)
+    assert isinstance(attempt, Digging) and attempt.attempt == 4
+    assert attempt.deal_cap == int(10_001 * policy.first_pass_deal_cap)
+    state = game.deal(7)
+    dealt = state.apply(next(m for m in state.legal_moves if m.is_deal))
+    assert attempt.subtree_budget(state, dealt) == attempt.deal_cap
+    played = state.apply(next(m for m in state.legal_moves if not m.is_deal))
+    assert attempt.subtree_budget(state, played) is None
+    unbounded = policy.first_pass(4)
+    assert isinstance(unbounded, Digging) and unbounded.deal_cap is None and not unbounded.caps_subtrees
+    for slug in ("cicely", "duchess"):
+        other = policy_for(kibitz.game(slug))
+        quick = other.first_pass(0, 10_000)
+        assert isinstance(quick, Digging) and quick.deal_cap is None, slug

@@ -5,7 +5,8 @@
 //! others by how deep their source pile holds a card some foundation takes now; attempts
 //! after the first add seeded noise to those depths (splitmix64, seeded from the position and
 //! the attempt). Where the policy restarts at random (`random_restarts`), the attempts after
-//! the first give every move depth 0, so that the noise alone orders them.
+//! the first give every move depth 0, so that the noise alone orders them. With a deal cap,
+//! an attempt abandons the search below a deal after that many nodes.
 
 use smallvec::SmallVec;
 
@@ -27,6 +28,9 @@ const DIG_NOISE: f64 = 3.0;
 pub struct Digging<'a> {
     pub full: &'a Canonical,
     pub attempt: u64,
+    /// Most nodes searched below a deal (the policy's `first_pass_deal_cap` of the
+    /// attempt's budget), or none.
+    pub deal_cap: Option<u64>,
 }
 
 impl Digging<'_> {
@@ -134,5 +138,18 @@ impl Policy for Digging<'_> {
 
     fn splits_at(&self, board: &Board) -> bool {
         self.full.splits_at(board)
+    }
+
+    fn caps_subtrees(&self) -> bool {
+        self.deal_cap.is_some()
+    }
+
+    fn subtree_budget(&self, parent: &Board, child: &Board) -> Option<u64> {
+        let stock = self.full.game.stock;
+        if child.pile(stock).len() < parent.pile(stock).len() {
+            self.deal_cap
+        } else {
+            None
+        }
     }
 }

@@ -265,7 +265,9 @@ impl Searcher<'_> {
                     &capped
                 }
                 _ => {
-                    digging = Digging { full: self.full, attempt };
+                    // `cap` and the share as Python computes them: int(nodes * share).
+                    let deal_cap = self.full.spec.first_pass_deal_cap.zip(cap).map(|(share, nodes)| (nodes as f64 * share) as u64);
+                    digging = Digging { full: self.full, attempt, deal_cap };
                     &digging
                 }
             };

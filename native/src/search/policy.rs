@@ -133,6 +133,10 @@ pub struct PolicySpec {
     /// The largest node budget of a first-pass attempt (Python's `first_pass_most`).
     #[serde(default)]
     pub first_pass_most: Option<u64>,
+    /// Share of a digging attempt's node budget after which it abandons the search below a
+    /// deal (Python's `first_pass_deal_cap`).
+    #[serde(default)]
+    pub first_pass_deal_cap: Option<f64>,
     /// The piles whose depth to a wanted card orders the digging moves.
     pub dig_sources: Vec<usize>,
     #[serde(default)]

@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 11
+SOLVER_VERSION = 12
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -34,7 +34,9 @@ Eights. Version 10 changed only the digging first pass of Duchess, Cicely and Ki
 Eights: its attempts skip the positions earlier attempts searched through, and in Cicely no
 attempt gets more than 1,000 nodes, ``Policy.first_pass_most``. Version 11 changed only
 the first pass of Duchess and Cicely: its attempts after the first play random lines instead
-of digging for the wanted cards, ``CanonicalPolicy.random_restarts``.)"""
+of digging for the wanted cards, ``CanonicalPolicy.random_restarts``. Version 12 changed
+only Kingsdown Eights: each attempt of its first pass abandons the search below a deal after
+a quarter of its budget, ``Policy.first_pass_deal_cap``.)"""
 
 
 class SolverBugError(AssertionError):

@@ -33,10 +33,13 @@ class Policy:
     first_pass_most: int | None = None
     """The largest node budget of a first-pass attempt: the budget grows up to it and stays
     there. ``None``: no such bound."""
+    first_pass_deal_cap: float | None = None
+    """Share of a first-pass attempt's node budget after which the digging pass abandons the
+    search below a deal (``Digging.subtree_budget``); ``None``: no such cap."""
     attempts_share_moves = False
     """Whether this policy is a first-pass attempt that plays the same moves as the other
-    attempts, only in its own order (and caps no subtree), so that later attempts may skip
-    the positions earlier ones searched through (see :func:`kibitz.solver.search.first_pass`)."""
+    attempts, only in its own order, so that later attempts may skip the positions earlier
+    ones searched through (see :func:`kibitz.solver.search.first_pass`)."""
     first_pass_final = False
     """Whether the first pass plays as if no card ever left the foundations but onto another
     (``Facts.foundations_final``) where the rules let them back, dropping those moves and
@@ -102,12 +105,13 @@ class Policy:
         """
         return None
 
-    def first_pass(self, attempt: int = 0) -> Policy | None:
+    def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
         """An optional policy for a quick first search that may only find wins.
 
         It may drop any moves (it proves nothing); a win it finds is replayed like any
         other, and when it finds none the full search runs with the remaining budget.
         With :attr:`first_pass_budget` set, the first pass is a series of restarts:
         ``attempt`` counts them, and each attempt should order its moves differently.
+        ``nodes`` is the node budget of the attempt, when it has one.
         """
         return None

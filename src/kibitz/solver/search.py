@@ -56,7 +56,8 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     node budget growing by the policy's ``first_pass_growth`` (up to its
     ``first_pass_most``), until one wins, one ends before its budget, or the limits are
     reached. An attempt that abandoned capped subtrees (``Policy.subtree_budget``) is
-    followed by the next one too, which should cap less.
+    followed by the next one too, with the same budget: the next capped-rounds attempt caps
+    less, and the next digging attempt skips what its forerunners abandoned.
     Restarts tame heavy tails: a depth-first search whose first choices were wrong can
     spend its whole budget below them, while a search that starts differently often wins
     at once. Nothing the first pass sees is a proof of loss.
@@ -71,13 +72,17 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     budget = policy.first_pass_budget
     attempt = 0
     reason = NODE_LIMIT
-    quick = policy.first_pass(attempt)
-    finished: set[Hashable] | None = set() if quick is not None and quick.attempts_share_moves else None
-    while quick is not None:
+    finished: set[Hashable] | None = None
+    while True:
         part_limits = spent.remaining(budget)
         if part_limits is None:
             reason = spent.reason
             break
+        quick = policy.first_pass(attempt, part_limits.nodes)
+        if quick is None:
+            break
+        if finished is None and quick.attempts_share_moves:
+            finished = set()
         remembered = 0 if finished is None else len(finished)
         part = search(state, quick, part_limits, finished)
         spent.add(part)
@@ -97,7 +102,6 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
             budget = int(budget * policy.first_pass_growth)
             if policy.first_pass_most is not None:
                 budget = min(budget, policy.first_pass_most)
-        quick = policy.first_pass(attempt)
     return spent.result(Outcome.UNKNOWN, reason=reason)
 
 

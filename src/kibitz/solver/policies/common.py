@@ -151,9 +151,13 @@ class CanonicalPolicy(Policy):
         waste = piles[game.waste] if game.waste is not None else b""
         return b"\xff".join([head, piles[game.stock], waste, *tableau, *reserve])
 
-    def first_pass(self, attempt: int = 0) -> Policy | None:
-        """Attempt ``attempt`` of the digging first pass, when the game ``digs_first``."""
-        return Digging(self, attempt) if self.digs_first else None
+    def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
+        """Attempt ``attempt`` of the digging first pass, when the game ``digs_first``, with
+        its cap below a deal (``first_pass_deal_cap`` of ``nodes``) where the policy has one."""
+        if not self.digs_first:
+            return None
+        share = self.first_pass_deal_cap
+        return Digging(self, attempt, None if share is None or nodes is None else int(nodes * share))
 
 
 class OverFull(Policy):
@@ -192,15 +196,24 @@ class Digging(OverFull):
     (``random_restarts``), they give every move depth 0, so the noise alone orders them. The
     noise (:class:`SplitMix64`) depends only on the position and the attempt, so
     results are reproducible. It may miss wins, so it is only used to find them.
+
+    With ``deal_cap`` set, the attempt abandons the search below a deal after that many
+    nodes (``subtree_budget``). An abandoned position stays among those the attempts
+    searched through, so later attempts do not come back to it: each way of reaching a
+    deal gets one capped look, and the pass moves on to other ways of playing before it.
     """
 
     attempts_share_moves = True
 
-    def __init__(self, full: CanonicalPolicy, attempt: int) -> None:
+    def __init__(self, full: CanonicalPolicy, attempt: int, deal_cap: int | None = None) -> None:
         super().__init__(full)
         self.canonical = full
         """The full policy, with its digging tables."""
         self.attempt = attempt
+        self.deal_cap = deal_cap
+        """Most nodes searched below a deal, or ``None``."""
+        self.caps_subtrees = deal_cap is not None
+        self._stock = full.game.stock
 
     def wanted(self, state: State) -> set[int]:
         """Identities of the cards that some foundation takes now."""
@@ -248,3 +261,8 @@ class Digging(OverFull):
                 ranked.append((1, score, n, move))
         ranked.sort()
         return [move for *_, move in ranked]
+
+    def subtree_budget(self, parent: State, child: State) -> int | None:
+        """``deal_cap`` below a deal (the stock shrank), else no cap of its own."""
+        stock = self._stock
+        return self.deal_cap if len(child.piles[stock]) < len(parent.piles[stock]) else None

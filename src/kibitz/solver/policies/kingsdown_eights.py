@@ -65,6 +65,15 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     """Slower than the default 1.3: more, smaller restarts. On 28 deals of 20001-21000 that
     version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of the native build)
     won 18 at 1.1 and 17 at 1.15, against 13 at 1.3 and 13 at 1.6."""
+    first_pass_deal_cap = 0.25
+    """Each attempt abandons the search below a deal after a quarter of its node budget (since
+    solver version 12; see :class:`~kibitz.solver.policies.common.Digging`): an attempt
+    that went wrong before a deal used to spend its whole budget below it. At 1,000,000
+    nodes a deal it left 33 of deals 81,001-82,000 undecided against 40 without (caps of
+    5%, 10%, 50% of the budget: 46, 36, 35), and 28 of the untuned 100,001-101,000 against
+    46; at 4,500,000 nodes (about 10 s), 36 of 102,001-104,000 against 36, with 19% fewer
+    nodes over the deals won. Forgetting the abandoned positions, so that later attempts
+    may come back to them, did worse (10%: 43 of 81,001-82,000)."""
     # Not adopted: attempts of 1,000 nodes times the Luby sequence (1, 1, 2, 1, 1, 2, 4,
     # ...). On 30 deals of 22,861-26,500 that version 11 left undecided at 10 s and 30 it won
     # in 2-10 s, 4,000,000 nodes each, they won 8 and 29 against 1 and 30 (a cap of 50,000
