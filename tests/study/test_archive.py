@@ -148,7 +148,7 @@ def test_files_that_are_no_export_are_refused(tmp_path: Path, capsys: pytest.Cap
 
 def test_the_clock_of_a_row_is_kept_and_an_export_without_one_reads_as_wall_clock(tmp_path: Path) -> None:
     header = "game,ruleset,deal,outcome,reason,nodes,states,seconds,timeout,node_limit,solver_version,rules_version,recorded"
-    (tmp_path / "old.csv").write_text(header + "\nduchess,standard,4,unknown,time limit,1,1,10.0,10,,11,1,"
+    (tmp_path / "old.csv").write_text(header + f"\nduchess,standard,4,unknown,time limit,1,1,10.0,10,,{SOLVER_VERSION},1,"
                                       "2026-12-03T12:00:00Z\n")
     with Store(tmp_path / "s.db") as store:
         assert store.merge(read_file(tmp_path / "old.csv")) == (1, 0)
