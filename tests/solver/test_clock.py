@@ -16,8 +16,8 @@ from kibitz.solver import Limits, solve
 from kibitz.solver.result import Budget, clock_reading
 
 SHARED = hasattr(os, "sched_setaffinity")
-HARD_DEAL = ("kingsdown-eights", 29)
-"""A deal no build decides in a few seconds (the web tests' long search takes it too)."""
+HARD_DEAL = ("kingsdown-eights", 24841)
+"""A deal no build decides in a few seconds (solver version 12 leaves it undecided after 20 s natively)."""
 
 
 def test_a_clock_must_be_known() -> None:

@@ -86,10 +86,10 @@ def test_ctrl_c_stops_a_compiled_solve_cleanly(build: Path) -> None:
     KeyboardInterrupt raised inside a native operation could abort the process instead."""
     env = {k: v for k, v in os.environ.items() if k != "KIBITZ_PURE_PYTHON"}
     env["KIBITZ_COMPILED_DIR"] = str(build)
-    # deal 29 is still undecided after 10 seconds of the native search, solver version 7
-    # (deals 5 and 19 are now won in under two seconds natively, before a late Ctrl-C)
+    # deal 24841 is still undecided after 20 seconds of the native search, solver version 12
+    # (deals 5, 19 and 29 are now won in under two seconds natively, before a late Ctrl-C)
     for attempt in range(3):
-        process = subprocess.Popen([sys.executable, "-m", "kibitz", "solve", "kingsdown-eights", "29",
+        process = subprocess.Popen([sys.executable, "-m", "kibitz", "solve", "kingsdown-eights", "24841",
                                     "--timeout", "60"], env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(1.0 + 0.4 * attempt)

@@ -169,7 +169,7 @@ def test_a_policy_of_another_class_searches_in_python(on_both: None) -> None:
 
 def test_a_native_search_stops_at_its_time_limit(on_both: None) -> None:
     native.use("native")
-    result = solve(kibitz.game("kingsdown-eights").deal(5), Limits(seconds=0.05))
+    result = solve(kibitz.game("kingsdown-eights").deal(24841), Limits(seconds=0.05))
     assert result.outcome.value == "unknown" and result.reason == "time limit"
     assert 0.04 < result.seconds < 1.0
 

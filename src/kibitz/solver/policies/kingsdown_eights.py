@@ -65,7 +65,7 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     """Slower than the default 1.3: more, smaller restarts. On 28 deals of 20001-21000 that
     version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of the native build)
     won 18 at 1.1 and 17 at 1.15, against 13 at 1.3 and 13 at 1.6."""
-    first_pass_deal_cap = 0.25
+    first_pass_deal_cap: float | None = 0.25
     """Each attempt abandons the search below a deal after a quarter of its node budget (since
     solver version 12; see :class:`~kibitz.solver.policies.common.Digging`): an attempt
     that went wrong before a deal used to spend its whole budget below it. At 1,000,000
