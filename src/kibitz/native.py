@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 SPEC_VERSION = 3
 """The spec format this module writes and the interface it calls; the extension module must
-read the same (version 2: `Search.solve` takes the clock of its time limit)."""
+read the same (version 2: `Search.solve` takes the clock of its time limit; 3: a policy may
+cap the digging first pass below a deal, `first_pass_deal_cap`)."""
 MODULE = "kibitz_native"
 
 Build = Literal["native", "python"]
