@@ -209,6 +209,25 @@ def test_interrupted_study_resumes_to_the_same_rows(tmp_path: Path) -> None:
     assert comparable(resumed) == comparable(whole)
 
 
+def test_an_interrupted_one_worker_study_loses_only_the_deal_in_flight(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one worker, an interruption in the middle of a batch keeps the rows of that
+    batch's finished deals (deal 4 below); only the deal being solved is lost."""
+    from kibitz.study import runner
+
+    def interrupted_at_deal_5(game: str, ruleset: str, deals: list[int], *rest: object) -> list[Row]:
+        if 5 in deals:
+            raise KeyboardInterrupt
+        return solve_batch(game, ruleset, deals, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "solve_batch", interrupted_at_deal_5)
+    plan = replace(PLAN, workers=1, batch=3)
+    with Store(tmp_path / "s.db") as store:
+        with pytest.raises(KeyboardInterrupt):
+            run_study(plan, store, stream=None)
+        assert sorted(row.deal for row in store.rows()) == [1, 2, 3, 4]
+
+
 def test_an_interrupted_pool_has_ended_its_manager_thread_when_the_interruption_leaves() -> None:
     """After an interruption, the process pool's manager thread has closed its wake-up pipe
     before the exception leaves ``run_local``: the interpreter's exit hook writes to that pipe

@@ -218,12 +218,24 @@ this form with its own plan and rows."""
 
 
 def run_local(plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[RowT]], None]) -> None:
-    """Run a plan's batches on a local process pool, delivering each batch's rows as it finishes."""
+    """Run a plan's batches on a local process pool, delivering each batch's rows as it finishes.
+
+    With one worker the batches run in this process, a deal at a time: when the run is
+    interrupted, the rows of the interrupted batch's finished deals are delivered before
+    the interruption goes on, so that only the deal in flight is lost."""
     workers = plan.worker_count()
     job = plan.job()
     if workers == 1:
         for batch in work:
-            deliver(run_job(job, batch))
+            rows: list[RowT] = []
+            try:
+                for deal in batch:
+                    rows.extend(run_job(job, [deal]))
+            except BaseException:
+                if rows:
+                    deliver(rows)
+                raise
+            deliver(rows)
         return
     executor = ProcessPoolExecutor(max_workers=workers, initializer=leave_interrupts_to_the_coordinator)
     try:
