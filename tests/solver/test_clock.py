@@ -14,10 +14,9 @@ import kibitz
 from kibitz import native
 from kibitz.solver import Limits, solve
 from kibitz.solver.result import Budget, clock_reading
+from tests.hard_deal import HARD_DEAL
 
 SHARED = hasattr(os, "sched_setaffinity")
-HARD_DEAL = ("kingsdown-eights", 24841)
-"""A deal no build decides in a few seconds (solver version 12 leaves it undecided after 20 s natively)."""
 
 
 def test_a_clock_must_be_known() -> None:
@@ -71,8 +70,7 @@ def test_a_processor_time_limit_gets_its_seconds_on_a_shared_core(build: str, on
         pytest.skip("the native kernel is not built")
     native.use(build)  # type: ignore[arg-type]
     try:
-        slug, number = HARD_DEAL
-        state = kibitz.game(slug).deal(number)
+        state = kibitz.game("kingsdown-eights").deal(HARD_DEAL)
         results = {}
         for clock in ("wall", "cpu"):
             started = time.perf_counter()

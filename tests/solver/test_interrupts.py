@@ -14,9 +14,7 @@ import kibitz
 from kibitz.solver import Limits, Outcome, interrupts, solve
 from kibitz.solver.policies import policy_for
 from kibitz.solver.search import TIME_CHECK_EVERY, search
-
-HARD_DEAL = 24841
-"""A Kingsdown Eights deal that the solver does not decide within 10 s (solver version 12)."""
+from tests.hard_deal import HARD_DEAL
 
 
 def interrupt_in(seconds: float) -> threading.Timer:

@@ -17,6 +17,7 @@ from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
 from kibitz.solver.search import first_pass
 from kibitz.state import State
+from tests.hard_deal import HARD_DEAL
 
 pytestmark = pytest.mark.skipif(native.load() is None, reason="the native kernel is not built")
 
@@ -169,7 +170,7 @@ def test_a_policy_of_another_class_searches_in_python(on_both: None) -> None:
 
 def test_a_native_search_stops_at_its_time_limit(on_both: None) -> None:
     native.use("native")
-    result = solve(kibitz.game("kingsdown-eights").deal(24841), Limits(seconds=0.05))
+    result = solve(kibitz.game("kingsdown-eights").deal(HARD_DEAL), Limits(seconds=0.05))
     assert result.outcome.value == "unknown" and result.reason == "time limit"
     assert 0.04 < result.seconds < 1.0
 
