@@ -5,14 +5,16 @@
 //! others by how deep their source pile holds a card some foundation takes now; attempts
 //! after the first add seeded noise to those depths (splitmix64, seeded from the position and
 //! the attempt). Where the policy restarts at random (`random_restarts`), the attempts after
-//! the first give every move depth 0, so that the noise alone orders them. With a deal cap,
+//! the first give every move depth 0, so that the noise alone orders them. Where the policy
+//! says `first_pass_uncovers`, a move between two non-empty tableau piles is played only when
+//! it uncovers a card some foundation takes now. With a deal cap,
 //! an attempt abandons the search below a deal after that many nodes.
 
 use smallvec::SmallVec;
 
 use crate::board::Board;
 use crate::cards::IDENTITY;
-use crate::generate::{Move, MoveList};
+use crate::generate::{CardMove, Move, MoveList};
 use crate::search::noise::SplitMix64;
 use crate::search::policy::{Canonical, Policy};
 use crate::search::random::crc32;
@@ -57,6 +59,18 @@ impl Digging<'_> {
         wanted
     }
 
+    /// Whether `mv` goes from a tableau pile to a non-empty one (its cards from the top) and
+    /// leaves on its source a card outside `wanted` (Python's `Digging.uncovers_nothing`).
+    fn uncovers_nothing(&self, board: &Board, mv: CardMove, wanted: u64) -> bool {
+        let (source, target) = (usize::from(mv.source), usize::from(mv.target));
+        if !self.full.is_tableau(source) || !self.full.is_tableau(target) || mv.index.is_some() || board.pile(target).is_empty() {
+            return false;
+        }
+        let pile = board.pile(source);
+        let count = usize::from(mv.count);
+        pile.len() > count && wanted & (1 << (pile[pile.len() - count - 1] & IDENTITY)) == 0
+    }
+
     /// How deep under its top `pile` holds a wanted card.
     fn depth(pile: &[u8], wanted: u64) -> f64 {
         pile.iter()
@@ -73,9 +87,10 @@ impl Policy for Digging<'_> {
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
         let by_depth = !(self.attempt > 0 && self.full.spec.random_restarts);
+        let uncovers = self.full.spec.first_pass_uncovers;
+        let wanted = if by_depth || uncovers { self.wanted(board) } else { 0 };
         let mut depths = [if by_depth { CELL_DEPTH } else { 0.0 }; crate::spec::MAX_PILES];
         if by_depth {
-            let wanted = self.wanted(board);
             for &pile in &self.full.spec.dig_sources {
                 depths[pile] = Self::depth(board.pile(pile), wanted);
             }
@@ -113,6 +128,7 @@ impl Policy for Digging<'_> {
             match mv {
                 Move::Deal => ranked.push((2, 0, n, mv)),
                 Move::Cards(m) if self.full.is_foundation(m.source.into()) => {}
+                Move::Cards(m) if uncovers && self.uncovers_nothing(board, m, wanted) => {}
                 Move::Cards(m) if self.full.is_foundation(m.target.into()) => ranked.push((0, 0, n, mv)),
                 Move::Cards(m) => {
                     let mut score = depths[usize::from(m.source)];

@@ -137,6 +137,10 @@ pub struct PolicySpec {
     /// deal (Python's `first_pass_deal_cap`).
     #[serde(default)]
     pub first_pass_deal_cap: Option<f64>,
+    /// Whether the digging pass plays a move between two non-empty tableau piles only when
+    /// it uncovers a card some foundation takes now (Python's `first_pass_uncovers`).
+    #[serde(default)]
+    pub first_pass_uncovers: bool,
     /// The piles whose depth to a wanted card orders the digging moves.
     pub dig_sources: Vec<usize>,
     #[serde(default)]
@@ -444,6 +448,10 @@ impl Canonical {
 
     /// Whether `pile` is a foundation.
     #[inline]
+    pub fn is_tableau(&self, pile: usize) -> bool {
+        has(self.tableau_set, pile)
+    }
+
     pub fn is_foundation(&self, pile: usize) -> bool {
         has(self.foundation_set, pile)
     }

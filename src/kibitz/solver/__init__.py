@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 12
+SOLVER_VERSION = 13
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -36,7 +36,10 @@ attempt gets more than 1,000 nodes, ``Policy.first_pass_most``. Version 11 chang
 the first pass of Duchess and Cicely: its attempts after the first play random lines instead
 of digging for the wanted cards, ``CanonicalPolicy.random_restarts``. Version 12 changed
 only Kingsdown Eights: each attempt of its first pass abandons the search below a deal after
-a quarter of its budget, ``Policy.first_pass_deal_cap``.)"""
+a quarter of its budget, ``Policy.first_pass_deal_cap``. Version 13 changed only the first
+pass of Duchess and Kingsdown Eights: it moves cards between two non-empty tableau piles
+only to uncover a card a foundation takes, ``Policy.first_pass_uncovers``; in Duchess's
+pysolfc ruleset, where only whole piles move between tableau piles, nothing changed.)"""
 
 
 class SolverBugError(AssertionError):

@@ -36,6 +36,11 @@ class Policy:
     first_pass_deal_cap: float | None = None
     """Share of a first-pass attempt's node budget after which the digging pass abandons the
     search below a deal (``Digging.subtree_budget``); ``None``: no such cap."""
+    first_pass_uncovers = False
+    """Whether the digging first pass plays a move between two non-empty tableau piles only
+    when the card it leaves on top of its source is one that some foundation takes now
+    (``Digging.ordered_moves``). Such a move only changes which pile its cards lie on, and
+    the search can come back to it with the cards that made it useful."""
     attempts_share_moves = False
     """Whether this policy is a first-pass attempt that plays the same moves as the other
     attempts, only in its own order, so that later attempts may skip the positions earlier

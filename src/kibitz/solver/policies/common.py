@@ -197,6 +197,9 @@ class Digging(OverFull):
     noise (:class:`SplitMix64`) depends only on the position and the attempt, so
     results are reproducible. It may miss wins, so it is only used to find them.
 
+    Where the policy says ``first_pass_uncovers``, a move between two non-empty tableau
+    piles is played only when it uncovers a card that some foundation takes now.
+
     With ``deal_cap`` set, the attempt abandons the search below a deal after that many
     nodes (``subtree_budget``). An abandoned position stays among those the attempts
     searched through, so later attempts do not come back to it: each way of reaching a
@@ -214,6 +217,7 @@ class Digging(OverFull):
         """Most nodes searched below a deal, or ``None``."""
         self.caps_subtrees = deal_cap is not None
         self._stock = full.game.stock
+        self._tableau = {full.game.piles[i].name: i for i in full.game.tableau}
 
     def wanted(self, state: State) -> set[int]:
         """Identities of the cards that some foundation takes now."""
@@ -234,7 +238,8 @@ class Digging(OverFull):
         foundations = self._foundation_names
         depth: dict[str, int] = {}
         by_depth = not (self.attempt and self.canonical.random_restarts)
-        wanted = self.wanted(state) if by_depth else set()
+        uncovers = self.canonical.first_pass_uncovers
+        wanted = self.wanted(state) if by_depth or uncovers else set()
         for name, i in self.canonical.dig_sources.items() if by_depth else ():
             pile = piles[i]
             found = NOT_WANTED
@@ -250,6 +255,8 @@ class Digging(OverFull):
         for n, move in enumerate(self.full.ordered_moves(state)):
             if move.source in foundations:
                 continue
+            if uncovers and self.uncovers_nothing(piles, move, wanted):
+                continue
             if move.is_deal:
                 ranked.append((2, 0.0, n, move))
             elif move.target in foundations:
@@ -261,6 +268,16 @@ class Digging(OverFull):
                 ranked.append((1, score, n, move))
         ranked.sort()
         return [move for *_, move in ranked]
+
+    def uncovers_nothing(self, piles: tuple[bytes, ...], move: Move, wanted: set[int]) -> bool:
+        """Whether ``move`` goes from a tableau pile to a non-empty one (its cards from the
+        top) and leaves on its source a card outside ``wanted``: a move the pass skips
+        where the policy says ``first_pass_uncovers``."""
+        source, target = self._tableau.get(move.source), self._tableau.get(move.target)
+        if source is None or target is None or move.position is not None or not piles[target]:
+            return False
+        pile = piles[source]
+        return len(pile) > move.size and pile[-move.size - 1] & IDENTITY not in wanted
 
     def subtree_budget(self, parent: State, child: State) -> int | None:
         """``deal_cap`` below a deal (the stock shrank), else no cap of its own."""
