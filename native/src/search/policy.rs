@@ -446,12 +446,14 @@ impl Canonical {
         self.grand_duchess.as_ref().expect("made by Canonical::new for a Grand Duchess spec")
     }
 
-    /// Whether `pile` is a foundation.
+    /// Whether `pile` is a tableau pile.
     #[inline]
     pub fn is_tableau(&self, pile: usize) -> bool {
         has(self.tableau_set, pile)
     }
 
+    /// Whether `pile` is a foundation.
+    #[inline]
     pub fn is_foundation(&self, pile: usize) -> bool {
         has(self.foundation_set, pile)
     }
