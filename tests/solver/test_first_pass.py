@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import random
 from typing import Hashable
 
 import pytest

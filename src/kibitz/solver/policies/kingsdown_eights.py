@@ -93,12 +93,12 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     between columns. At 1,000,000 nodes a deal, 24 of deals 81,001-82,000 left undecided
     against 33, and 21 of 20,001-21,000 against 32, with 19% and 30% fewer nodes over the
     deals won. At 10 s of processor time, on the untuned deals 40,001-50,000, 104
-    undecided against version 12's 120 (93 in both). Skipping only in the end game did less (30 of 81,001-82,000), as did
-    skipping also the moves to an empty column (38) or allowing a move whose uncovered card
-    could go onto another column or take a top card (29 in the end game), or one that
-    uncovers a card one or two ranks above what its foundation takes (28, 25). In Cicely, whose
-    cells take any card, it doubled the nodes over the deals won (30,001-32,000), so
-    Cicely does not skip."""
+    undecided against version 12's 120 (93 in both). Skipping only in the end game did
+    less (30 of 81,001-82,000), as did skipping also the moves to an empty column (38),
+    allowing a move whose uncovered card could go onto another column or take a top card
+    (29 in the end game), or one that uncovers a card one or two ranks above what its
+    foundation takes (28, 25). In Cicely, whose cells take any card, it doubled the nodes
+    over the deals won (30,001-32,000), so Cicely does not skip."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=when_stock_empty)
