@@ -252,6 +252,36 @@ def test_the_deal_cap_is_the_policys_share_of_an_attempts_budget() -> None:
         assert isinstance(quick, Digging) and quick.deal_cap is None, slug
 
 
+@pytest.mark.parametrize("number", [2, 187])
+def test_a_pass_left_with_only_abandoned_positions_forgets_them_and_goes_on(
+        number: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals with few ways of reaching their first deal: the attempts soon find nothing to
+    search but positions abandoned below a deal (kept as searched through). The pass then
+    clears the table the attempts share and goes on with a larger budget, so larger caps,
+    and wins; it does not end there, leaving the rest of the time to the full search."""
+    game = kibitz.game("kingsdown-eights")
+    policy = policy_for(game)
+    parts: list[tuple[int, int | None, SolveResult]] = []  # (remembered, budget, result)
+    real_search = search_module.search
+
+    def recording(state: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+        remembered = 0 if finished is None else len(finished)
+        result = real_search(state, quick, limits, finished)
+        parts.append((remembered, limits.nodes, result))
+        return result
+
+    monkeypatch.setattr(search_module, "search", recording)
+    result = first_pass(game.deal(number), policy, Limits(seconds=None, nodes=50_000))
+    assert result.outcome is Outcome.WON
+    exhausted = [i for i, (_, _, part) in enumerate(parts) if part.outcome is Outcome.LOST]
+    assert exhausted and exhausted[0] < len(parts) - 1, "no attempt was left with only abandoned positions"
+    for i in exhausted:
+        assert any(part.reason == "subtree cap" for _, _, part in parts[:i])
+        remembered, budget, _ = parts[i + 1]
+        assert remembered == 0  # the table was cleared
+        assert budget is not None and budget > (parts[i][1] or 0)  # and the budget grew
+
+
 def line_positions(slug: str, number: int) -> list[State]:
     """The positions along the winning line the solver finds for deal ``number``."""
     state = kibitz.game(slug).deal(number)

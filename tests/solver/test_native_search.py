@@ -139,6 +139,17 @@ def test_a_first_pass_whose_table_fills_goes_on_as_in_python(on_both: None) -> N
     assert solved_within() == expected
 
 
+def test_a_first_pass_left_with_only_abandoned_positions_goes_on_as_in_python(on_both: None) -> None:
+    """Kingsdown Eights deals whose attempts soon find nothing to search but positions they
+    abandoned below a deal: both builds clear the attempts' table at the same point and go on
+    alike (see ``first_pass``)."""
+    cases = [(2, 3_000), (2, 20_000), (187, 20_000), (91, 6_000)]
+    expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
+    assert {row["outcome"] for row in expected} == {"won", "unknown"}
+
+
 @pytest.mark.parametrize("slug", ["cicely", "kingsdown-eights", "tournament", "duchess"])
 def test_a_full_table_stops_the_search_as_in_python(slug: str, on_both: None) -> None:
     """The native table keeps 128-bit hashes of the keys, Python the keys: both fill after

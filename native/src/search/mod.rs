@@ -233,7 +233,8 @@ impl Searcher<'_> {
     /// The first pass: attempts with a node budget growing by the policy's
     /// `first_pass_growth` (up to its `first_pass_most`), until one wins, one ends before its
     /// budget, or the limits are reached; an attempt that abandoned capped subtrees is
-    /// followed by the next one (with the same budget).
+    /// followed by the next one (with the same budget), and one that found nothing left but
+    /// what the attempts abandoned by the next one with their table cleared.
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let started = Clock::start(limits.cpu);
         let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
@@ -244,6 +245,8 @@ impl Searcher<'_> {
         // digging pass's only: its attempts share their moves, Python's
         // `Policy.attempts_share_moves`); when it is full, the pass forgets them.
         let mut finished = self.full.spec.digs_first.then(Table::default);
+        // An attempt abandoned a subtree since the shared table was last cleared.
+        let mut abandoned = false;
         loop {
             let seconds = started.left(limits.seconds);
             let left = limits.nodes.map(|n| n as i64 - nodes as i64);
@@ -291,11 +294,16 @@ impl Searcher<'_> {
             let capped = part.reason == Some(reasons::SUBTREE_CAP);
             // The attempts' shared table is full: forget what they searched through, go on.
             let full = remembered > 0 && part.reason == Some(reasons::MEMORY_LIMIT);
-            if let (true, Some(table)) = (full, finished.as_mut()) {
+            // Nothing left but what the attempts abandoned: forget it all and look again, deeper.
+            let exhausted = abandoned && part.outcome == Outcome::Lost;
+            if let (true, Some(table)) = (full || exhausted, finished.as_mut()) {
                 table.clear();
+                abandoned = false;
             }
+            abandoned = abandoned || (capped && finished.is_some());
             let restart = capped
                 || full
+                || exhausted
                 || match (budget, cap) {
                     (Some(budget), Some(cap)) => {
                         part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget

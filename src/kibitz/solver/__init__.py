@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 13
+SOLVER_VERSION = 14
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -39,7 +39,11 @@ only Kingsdown Eights: each attempt of its first pass abandons the search below 
 a quarter of its budget, ``Policy.first_pass_deal_cap``. Version 13 changed only the first
 pass of Duchess and Kingsdown Eights: it moves cards between two non-empty tableau piles
 only to uncover a card a foundation takes, ``Policy.first_pass_uncovers``; in Duchess's
-pysolfc ruleset, where only whole piles move between tableau piles, nothing changed.)"""
+pysolfc ruleset, where only whole piles move between tableau piles, nothing changed.
+Version 14 changed only Kingsdown Eights, the one game with a deal cap: when an attempt of
+its first pass finds nothing left to search but what the attempts abandoned below a deal,
+the pass forgets what they searched through and goes on, where it used to end and leave
+the rest of the limits to the full search.)"""
 
 
 class SolverBugError(AssertionError):

@@ -66,13 +66,17 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     digging pass) remembers the positions they searched through without a win (see
     :func:`search`'s ``finished``): the attempts play the same moves in other orders, so a
     later one skips them. They share one table; when it is full, the pass forgets them and
-    goes on.
+    goes on. It forgets them too when an attempt finds nothing left to search but
+    positions that it or an earlier one abandoned (capped subtrees, which stay in the table
+    as searched through): the pass goes on with a larger budget, so larger caps, instead of
+    ending with what could be the start of every winning line abandoned.
     """
     spent = Budget(limits)
     budget = policy.first_pass_budget
     attempt = 0
     reason = NODE_LIMIT
     finished: set[Hashable] | None = None
+    abandoned = False  # an attempt abandoned a subtree since the shared table was last cleared
     while True:
         part_limits = spent.remaining(budget)
         if part_limits is None:
@@ -91,11 +95,16 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
         reason = part.reason or "first pass exhausted"
         capped = part.reason == SUBTREE_CAP
         full = remembered > 0 and part.reason == MEMORY_LIMIT  # the table the attempts share
-        if full and finished is not None:
+        # Nothing left but what the attempts abandoned: forget it all and look again, deeper.
+        exhausted = abandoned and part.outcome is Outcome.LOST
+        if (full or exhausted) and finished is not None:
             finished.clear()
+            abandoned = False
+        abandoned = abandoned or (capped and finished is not None)
         cap = part_limits.nodes
-        if not capped and not full and (budget is None or cap is None or part.outcome is Outcome.LOST
-                                        or part.reason != NODE_LIMIT or cap < budget):
+        if not capped and not full and not exhausted and (
+                budget is None or cap is None or part.outcome is Outcome.LOST
+                or part.reason != NODE_LIMIT or cap < budget):
             break
         attempt += 1
         if budget is not None and not capped:
