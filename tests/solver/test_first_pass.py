@@ -252,6 +252,54 @@ def test_the_deal_cap_is_the_policys_share_of_an_attempts_budget() -> None:
         assert isinstance(quick, Digging) and quick.deal_cap is None, slug
 
 
+class _RoundRecording(Digging):
+    """A digging attempt that records the round of each position it expands, and
+    ``DEALT`` before each capped redeal's position."""
+
+    def __init__(self, full: CanonicalPolicy, redeal_cap: int | None) -> None:
+        super().__init__(full, 0, None, redeal_cap)
+        self.rounds: list[int] = []
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        self.rounds.append(state.round)
+        return super().ordered_moves(state)
+
+    def subtree_budget(self, parent: State, child: State) -> int | None:
+        budget = super().subtree_budget(parent, child)
+        if budget is not None:
+            self.rounds.append(DEALT)
+        return budget
+
+
+@pytest.mark.parametrize("ruleset", kibitz.RULESETS)
+def test_a_redeal_cap_abandons_the_search_below_each_redeal(ruleset: str) -> None:
+    """With a redeal cap of ``c``, a digging attempt expands at most ``c + 2`` positions of
+    the next round in a row before it backs up above the redeal; without it, it goes on
+    below the first redeal it meets."""
+    game = kibitz.game("duchess", ruleset)
+    policy = policy_for(game)
+    assert isinstance(policy, CanonicalPolicy)
+    cap = 60
+    runs = {}
+    for redeal_cap in (cap, None):
+        attempt = _RoundRecording(policy, redeal_cap)
+        assert attempt.caps_subtrees == (redeal_cap is not None)
+        search_module.search(game.deal(244), attempt, Limits(seconds=None, nodes=20_000))
+        longest = run = 0
+        for round_ in attempt.rounds:
+            run = 0 if round_ == DEALT else run + 1 if round_ > attempt.rounds[0] else 0
+            longest = max(longest, run)
+        assert max(attempt.rounds) > attempt.rounds[0], "the search met no redeal"
+        runs[redeal_cap] = longest
+    assert runs[cap] <= cap + 2 < runs[None]
+    share = policy.first_pass_redeal_cap
+    assert share is not None
+    for attempt_number, expected in ((2, None), (3, int(10_001 * share)), (4, None), (7, int(10_001 * share))):
+        quick = policy.first_pass(attempt_number, 10_001)
+        assert isinstance(quick, Digging) and quick.deal_cap is None
+        assert quick.redeal_cap == expected, attempt_number
+
+
 @pytest.mark.parametrize("number", [2, 187])
 def test_a_pass_left_with_only_abandoned_positions_forgets_them_and_goes_on(
         number: int, monkeypatch: pytest.MonkeyPatch) -> None:

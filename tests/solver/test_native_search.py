@@ -150,6 +150,21 @@ def test_a_first_pass_left_with_only_abandoned_positions_goes_on_as_in_python(on
     assert {row["outcome"] for row in expected} == {"won", "unknown"}
 
 
+@pytest.mark.parametrize("ruleset", kibitz.RULESETS)
+def test_a_first_pass_capped_below_redeals_is_the_same_as_in_python(
+        ruleset: str, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Duchess deals whose first pass meets the redeal in many attempts: the odd ones abandon
+    the search below it after their share of the budget (``first_pass_redeal_cap``), in both
+    builds alike, and the cap changes what the Python search does."""
+    cases = [(244, 20_000), (282, 30_000), (1154, 12_000)]
+    expected = [solved("duchess", ruleset, number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("duchess", ruleset, number, nodes) for number, nodes in cases] == expected
+    native.use("python")
+    monkeypatch.setattr(policy_for(kibitz.game("duchess", ruleset)), "first_pass_redeal_cap", None)
+    assert [solved("duchess", ruleset, number, nodes) for number, nodes in cases] != expected
+
+
 @pytest.mark.parametrize("slug", ["cicely", "kingsdown-eights", "tournament", "duchess"])
 def test_a_full_table_stops_the_search_as_in_python(slug: str, on_both: None) -> None:
     """The native table keeps 128-bit hashes of the keys, Python the keys: both fill after

@@ -33,6 +33,9 @@ pub struct Digging<'a> {
     /// Most nodes searched below a deal (the policy's `first_pass_deal_cap` of the
     /// attempt's budget), or none.
     pub deal_cap: Option<u64>,
+    /// Most nodes searched below a redeal (the policy's `first_pass_redeal_cap` of the
+    /// attempt's budget), or none.
+    pub redeal_cap: Option<u64>,
 }
 
 impl Digging<'_> {
@@ -157,12 +160,14 @@ impl Policy for Digging<'_> {
     }
 
     fn caps_subtrees(&self) -> bool {
-        self.deal_cap.is_some()
+        self.deal_cap.is_some() || self.redeal_cap.is_some()
     }
 
     fn subtree_budget(&self, parent: &Board, child: &Board) -> Option<u64> {
         let stock = self.full.game.stock;
-        if child.pile(stock).len() < parent.pile(stock).len() {
+        if child.round > parent.round {
+            self.redeal_cap
+        } else if child.pile(stock).len() < parent.pile(stock).len() {
             self.deal_cap
         } else {
             None

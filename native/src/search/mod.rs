@@ -268,9 +268,13 @@ impl Searcher<'_> {
                     &capped
                 }
                 _ => {
-                    // `cap` and the share as Python computes them: int(nodes * share).
-                    let deal_cap = self.full.spec.first_pass_deal_cap.zip(cap).map(|(share, nodes)| (nodes as f64 * share) as u64);
-                    digging = Digging { full: self.full, attempt, deal_cap };
+                    // `cap` and the shares as Python computes them: int(nodes * share), the
+                    // redeal cap in odd attempts only.
+                    let of = |share: Option<f64>| share.zip(cap).map(|(share, nodes)| (nodes as f64 * share) as u64);
+                    let spec = &self.full.spec;
+                    let redeal_share = spec.first_pass_redeal_cap.filter(|_| attempt % 2 == 1);
+                    let (deal_cap, redeal_cap) = (of(spec.first_pass_deal_cap), of(redeal_share));
+                    digging = Digging { full: self.full, attempt, deal_cap, redeal_cap };
                     &digging
                 }
             };

@@ -137,6 +137,10 @@ pub struct PolicySpec {
     /// deal (Python's `first_pass_deal_cap`).
     #[serde(default)]
     pub first_pass_deal_cap: Option<f64>,
+    /// Share of a digging attempt's node budget after which it abandons the search below a
+    /// redeal, in odd attempts only (Python's `first_pass_redeal_cap`).
+    #[serde(default)]
+    pub first_pass_redeal_cap: Option<f64>,
     /// Whether the digging pass plays a move between two non-empty tableau piles only when
     /// it uncovers a card some foundation takes now (Python's `first_pass_uncovers`).
     #[serde(default)]

@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 14
+SOLVER_VERSION = 15
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -43,7 +43,9 @@ pysolfc ruleset, where only whole piles move between tableau piles, nothing chan
 Version 14 changed only Kingsdown Eights, the one game with a deal cap: when an attempt of
 its first pass finds nothing left to search but what the attempts abandoned below a deal,
 the pass forgets what they searched through and goes on, where it used to end and leave
-the rest of the limits to the full search.)"""
+the rest of the limits to the full search. Version 15 changed only Duchess: every other
+attempt of its first pass abandons the search below a redeal after 1% of its budget,
+``Policy.first_pass_redeal_cap``.)"""
 
 
 class SolverBugError(AssertionError):

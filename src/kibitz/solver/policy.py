@@ -36,6 +36,10 @@ class Policy:
     first_pass_deal_cap: float | None = None
     """Share of a first-pass attempt's node budget after which the digging pass abandons the
     search below a deal (``Digging.subtree_budget``); ``None``: no such cap."""
+    first_pass_redeal_cap: float | None = None
+    """Share of a first-pass attempt's node budget after which the digging pass abandons the
+    search below a redeal (the next round begins), in every other attempt (the odd ones), so
+    that the attempts between still search each round to the end; ``None``: no such cap."""
     first_pass_uncovers = False
     """Whether the digging first pass plays a move between two non-empty tableau piles only
     when the card it leaves on top of its source is one that some foundation takes now

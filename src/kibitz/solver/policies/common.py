@@ -153,11 +153,16 @@ class CanonicalPolicy(Policy):
 
     def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
         """Attempt ``attempt`` of the digging first pass, when the game ``digs_first``, with
-        its cap below a deal (``first_pass_deal_cap`` of ``nodes``) where the policy has one."""
+        its caps below a deal and, in odd attempts, below a redeal (``first_pass_deal_cap``
+        and ``first_pass_redeal_cap`` of ``nodes``) where the policy has them."""
         if not self.digs_first:
             return None
-        share = self.first_pass_deal_cap
-        return Digging(self, attempt, None if share is None or nodes is None else int(nodes * share))
+
+        def cap(share: float | None) -> int | None:
+            return None if share is None or nodes is None else int(nodes * share)
+
+        redeal_share = self.first_pass_redeal_cap if attempt % 2 == 1 else None
+        return Digging(self, attempt, cap(self.first_pass_deal_cap), cap(redeal_share))
 
 
 class OverFull(Policy):
@@ -208,14 +213,17 @@ class Digging(OverFull):
 
     attempts_share_moves = True
 
-    def __init__(self, full: CanonicalPolicy, attempt: int, deal_cap: int | None = None) -> None:
+    def __init__(self, full: CanonicalPolicy, attempt: int, deal_cap: int | None = None,
+                 redeal_cap: int | None = None) -> None:
         super().__init__(full)
         self.canonical = full
         """The full policy, with its digging tables."""
         self.attempt = attempt
         self.deal_cap = deal_cap
         """Most nodes searched below a deal, or ``None``."""
-        self.caps_subtrees = deal_cap is not None
+        self.redeal_cap = redeal_cap
+        """Most nodes searched below a redeal, or ``None``."""
+        self.caps_subtrees = deal_cap is not None or redeal_cap is not None
         self._stock = full.game.stock
         self._tableau = {full.game.piles[i].name: i for i in full.game.tableau}
 
@@ -280,6 +288,9 @@ class Digging(OverFull):
         return len(pile) > move.size and pile[-move.size - 1] & IDENTITY not in wanted
 
     def subtree_budget(self, parent: State, child: State) -> int | None:
-        """``deal_cap`` below a deal (the stock shrank), else no cap of its own."""
+        """``redeal_cap`` below a redeal (the round went up), ``deal_cap`` below a deal (the
+        stock shrank), else no cap of its own."""
+        if child.round > parent.round:
+            return self.redeal_cap
         stock = self._stock
         return self.deal_cap if len(child.piles[stock]) < len(parent.piles[stock]) else None

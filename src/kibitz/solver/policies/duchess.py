@@ -35,6 +35,16 @@ class DuchessPolicy(CanonicalPolicy):
     42,001-100,000 (standard), 48 undecided against version 12's 72, all among those 72.
     (In the pysolfc ruleset only whole piles move between tableau piles, so the rule never
     applies there.)"""
+    first_pass_redeal_cap: float | None = 0.01
+    """Since solver version 15. In the undecided deals of 1-10,000 (pysolfc ruleset), 97-98%
+    of the first pass's positions were in the second round, most with under 6 cards left in
+    the stock: an attempt that met the redeal early spent its budget on the last round. On
+    1-10,000 at 1,000,000 nodes each (native), pysolfc: 31 left undecided against 48, with
+    19% more nodes over the deals won; standard: 8 against 19, 27% more. Capping every
+    attempt instead left 20 and 12, with 4.5 and 8 times the nodes over the deals won; caps
+    of 0.1% and 10% in odd attempts, 53 and 47 (pysolfc). At 10 s of processor time on the
+    untuned deals 42,001-100,000: 76 undecided against version 13's 106 (pysolfc), 30
+    against 48 (standard)."""
     first_pass_growth = 1.1
     """More, smaller restarts than the default 1.3 (as Kingsdown Eights since version 7). On
     the 35 deals of 1-10,000 that version 6 left undecided at 10 s (standard ruleset),
