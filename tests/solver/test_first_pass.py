@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Hashable
+from typing import Callable, Hashable
 
 import pytest
 
@@ -180,37 +180,51 @@ def test_later_attempts_skip_what_earlier_ones_searched_through() -> None:
     assert [policy.key(s) for s in alone.expanded] == [policy.key(s) for s in first.expanded]  # without it
 
 
-DEALT = -1
-"""Recorded before a position reached by a deal whose subtree is capped."""
+def _cards_dealt(state: State) -> int:
+    """How far a position is past its deals: its stock's length, negated."""
+    return -len(state.piles[state.game.stock])
+
+
+def _round(state: State) -> int:
+    """How far a position is past its redeals: its round."""
+    return state.round
 
 
 class _Recording(Digging):
-    """A digging attempt that records the stock's length at each position it expands, and
-    ``DEALT`` before each capped deal's position."""
+    """A digging attempt that records ``past(position)`` for each position it expands, and
+    ``None`` before each position whose subtree is capped (below a deal or a redeal)."""
 
-    def __init__(self, full: CanonicalPolicy, deal_cap: int | None) -> None:
-        super().__init__(full, 1, deal_cap)
-        self.stocks: list[int] = []
+    def __init__(self, full: CanonicalPolicy, past: Callable[[State], int], attempt: int,
+                 deal_cap: int | None = None, redeal_cap: int | None = None) -> None:
+        super().__init__(full, attempt, deal_cap, redeal_cap)
+        self.past = past
+        self.recorded: list[int | None] = []
 
     def ordered_moves(self, state: State) -> list[Move]:
-        self.stocks.append(len(state.piles[state.game.stock]))
+        self.recorded.append(self.past(state))
         return super().ordered_moves(state)
 
     def subtree_budget(self, parent: State, child: State) -> int | None:
         budget = super().subtree_budget(parent, child)
         if budget is not None:
-            self.stocks.append(DEALT)
+            self.recorded.append(None)
         return budget
 
+    def went_past_the_start(self) -> bool:
+        """Whether the search went past where it started (below a deal or a redeal)."""
+        start = self.recorded[0]
+        return start is not None and any(value is not None and value > start for value in self.recorded)
 
-def _longest_run_after_a_deal(stocks: list[int]) -> int:
-    """The most positions expanded in a row with less stock than the first one, counted
-    from the last capped deal's position."""
-    longest = run = 0
-    for stock in stocks:
-        run = 0 if stock == DEALT else run + 1 if stock < stocks[0] else 0
-        longest = max(longest, run)
-    return longest
+    def longest_run_past_the_start(self) -> int:
+        """The most positions expanded in a row further past than the first one, counted
+        from the last capped subtree's position."""
+        start = self.recorded[0]
+        assert start is not None
+        longest = run = 0
+        for value in self.recorded:
+            run = 0 if value is None else run + 1 if value > start else 0
+            longest = max(longest, run)
+        return longest
 
 
 @pytest.mark.parametrize("number", [5, 11])
@@ -224,11 +238,11 @@ def test_a_deal_cap_abandons_the_search_below_each_deal(number: int) -> None:
     cap = 150
     runs = {}
     for deal_cap in (cap, None):
-        attempt = _Recording(policy, deal_cap)
+        attempt = _Recording(policy, _cards_dealt, 1, deal_cap=deal_cap)
         assert attempt.caps_subtrees == (deal_cap is not None)
         search_module.search(game.deal(number), attempt, Limits(seconds=None, nodes=20_000))
-        assert min(attempt.stocks) < attempt.stocks[0], "the search met no deal"
-        runs[deal_cap] = _longest_run_after_a_deal(attempt.stocks)
+        assert attempt.went_past_the_start(), "the search met no deal"
+        runs[deal_cap] = attempt.longest_run_past_the_start()
     assert runs[cap] <= cap + 2 < runs[None]
 
 
@@ -252,25 +266,6 @@ def test_the_deal_cap_is_the_policys_share_of_an_attempts_budget() -> None:
         assert isinstance(quick, Digging) and quick.deal_cap is None, slug
 
 
-class _RoundRecording(Digging):
-    """A digging attempt that records the round of each position it expands, and
-    ``DEALT`` before each capped redeal's position."""
-
-    def __init__(self, full: CanonicalPolicy, redeal_cap: int | None) -> None:
-        super().__init__(full, 0, None, redeal_cap)
-        self.rounds: list[int] = []
-
-    def ordered_moves(self, state: State) -> list[Move]:
-        self.rounds.append(state.round)
-        return super().ordered_moves(state)
-
-    def subtree_budget(self, parent: State, child: State) -> int | None:
-        budget = super().subtree_budget(parent, child)
-        if budget is not None:
-            self.rounds.append(DEALT)
-        return budget
-
-
 @pytest.mark.parametrize("ruleset", kibitz.RULESETS)
 def test_a_redeal_cap_abandons_the_search_below_each_redeal(ruleset: str) -> None:
     """With a redeal cap of ``c``, a digging attempt expands at most ``c + 2`` positions of
@@ -282,15 +277,11 @@ def test_a_redeal_cap_abandons_the_search_below_each_redeal(ruleset: str) -> Non
     cap = 60
     runs = {}
     for redeal_cap in (cap, None):
-        attempt = _RoundRecording(policy, redeal_cap)
+        attempt = _Recording(policy, _round, 0, redeal_cap=redeal_cap)
         assert attempt.caps_subtrees == (redeal_cap is not None)
         search_module.search(game.deal(244), attempt, Limits(seconds=None, nodes=20_000))
-        longest = run = 0
-        for round_ in attempt.rounds:
-            run = 0 if round_ == DEALT else run + 1 if round_ > attempt.rounds[0] else 0
-            longest = max(longest, run)
-        assert max(attempt.rounds) > attempt.rounds[0], "the search met no redeal"
-        runs[redeal_cap] = longest
+        assert attempt.went_past_the_start(), "the search met no redeal"
+        runs[redeal_cap] = attempt.longest_run_past_the_start()
     assert runs[cap] <= cap + 2 < runs[None]
     share = policy.first_pass_redeal_cap
     assert share is not None
