@@ -44,12 +44,40 @@ def test_random_play_meets_no_move_a_fact_excludes(any_game: kibitz.Game) -> Non
     assert facts.foundations_final or leaving > 0
 
 
+def test_random_play_keeps_the_order_of_tableau_piles_where_declared(any_game: kibitz.Game) -> None:
+    """``tableau_order_kept``: a card leaves a tableau pile of two or more only alone to a
+    foundation, or with the whole pile. Where it is not declared, random play meets a move
+    that breaks it (Duchess's standard rules move runs off the top of a pile)."""
+    game = any_game
+    kinds = game.kinds
+    broken = 0
+    for number in range(1, 7):
+        state, rng = game.deal(number), random.Random(number)
+        for _ in range(400):
+            if not state.legal_moves:
+                break
+            for move in state.legal_moves:
+                if move.is_deal:
+                    continue
+                source, target = game.ends(move)
+                height = len(state.piles[source])
+                if kinds[source] is PileKind.TABLEAU and height >= 2 and (
+                        move.position is not None and move.position < height - 1 or move.size < height) and not (
+                        kinds[target] is PileKind.FOUNDATION and move.size == 1 and move.position in (None, height - 1)):
+                    assert not game.facts.tableau_order_kept, (move, str(state))
+                    broken += 1
+            state = state.apply(rng.choice(state.legal_moves))
+    if game.slug == "duchess" and game.ruleset == "standard":
+        assert broken > 0
+
+
 def test_the_rulesets_differ_where_their_rules_do() -> None:
     """Grand Duchess's pysolfc ruleset allows foundation transfers; Tournament's (and so
     Napoleon's Flank's) pysolfc ruleset lets a foundation's top card back into an empty cell."""
     grand_duchess = kibitz.game("grand-duchess").facts, kibitz.game("grand-duchess", "pysolfc").facts
     assert [f.foundation_transfers for f in grand_duchess] == [False, True]
     assert all(f.foundations_final for f in grand_duchess)
+    assert [kibitz.game("duchess", r).facts.tableau_order_kept for r in ("standard", "pysolfc")] == [False, True]
     for slug in ("tournament", "napoleons-flank"):
         facts = kibitz.game(slug).facts, kibitz.game(slug, "pysolfc").facts
         assert [f.foundations_final for f in facts] == [True, False]

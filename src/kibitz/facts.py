@@ -14,9 +14,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Facts:
-    """What the rules of one game in one ruleset guarantee about its foundations."""
+    """What the rules of one game in one ruleset guarantee about its foundations and piles."""
 
     foundations_final: bool
     """No card ever leaves the foundations, except onto another foundation."""
     foundation_transfers: bool
     """A foundation's top card may move onto another foundation (of its suit)."""
+    tableau_order_kept: bool = False
+    """Cards leave a tableau pile of two or more cards only one by one to a foundation or all
+    together (the whole pile onto another pile): the cards of a tableau pile keep their order,
+    and a card that lies above another reaches its foundation first."""

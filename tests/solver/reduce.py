@@ -8,6 +8,7 @@ import kibitz
 from kibitz.cards import FACE_DOWN, IDENTITY
 from kibitz.piles import PileKind
 from kibitz.rules import FACE_UP, deal_cards
+from kibitz.notation import check_state
 from kibitz.state import State
 
 
@@ -79,3 +80,54 @@ def reduce_position(state: State, keep: int, rng: random.Random, *, keep_cells: 
         for i in game.reserve:
             result[i] = bytes(c | FACE_DOWN for c in result[i])
     return State(game, tuple(result), state.round, base)
+
+
+def chain(rng: random.Random, loose: set[int], longest: int) -> list[int]:
+    """A tableau pile built from ``loose`` cards: each one rank lower than the one below
+    it (a king on an ace) and of the other colour, as the rules build; taken out of ``loose``."""
+    card = rng.choice(sorted(loose))
+    pile = [card]
+    loose.discard(card)
+    while len(pile) < longest:
+        below = pile[-1]
+        fits = [c for c in sorted(loose) if c % 13 == (below % 13 - 1) % 13 and (c // 13 >= 2) != (below // 13 >= 2)]
+        if not fits:
+            break
+        card = rng.choice(fits)
+        pile.append(card)
+        loose.discard(card)
+    return pile
+
+
+def crossing_position(rng: random.Random) -> State:
+    """A pysolfc position with one suit untouched (its base card is in play), one suit of
+    the other colour part-way up, the other two nearly complete; the loose cards mostly in
+    tableau piles built by the rules, the rest in the reserve, the waste and the stock."""
+    game = kibitz.game("duchess", "pysolfc")
+    base = rng.randrange(13)
+    untouched = rng.randrange(4)
+    other = rng.choice([s for s in range(4) if (s >= 2) != (untouched >= 2)])
+    heights = [13, 13, 13, 13]
+    heights[untouched] = 0
+    heights[other] = rng.randrange(1, 12)
+    for s in range(4):
+        if s not in (untouched, other):
+            heights[s] = rng.randrange(11, 14)
+    loose = {s * 13 + (base + r) % 13 for s in range(4) for r in range(heights[s], 13)}
+    piles = [b""] * len(game.piles)
+    for s in range(4):
+        piles[game.foundations[s]] = bytes(s * 13 + (base + r) % 13 for r in range(heights[s]))
+    for i in game.tableau:
+        if loose and rng.random() < 0.9:
+            piles[i] = bytes(chain(rng, loose, 12))
+    rest = sorted(loose)
+    rng.shuffle(rest)
+    for i in game.reserve:
+        take = min(len(rest), rng.randrange(4))
+        piles[i], rest = bytes(rest[:take]), rest[take:]
+    cut = rng.randrange(len(rest) + 1)
+    piles[game.pile_index("w")] = bytes(rest[:cut])
+    piles[game.stock] = bytes(c | FACE_DOWN for c in rest[cut:])
+    state = State(game, tuple(piles), rng.choice((1, 2)), base)
+    check_state(state)
+    return state

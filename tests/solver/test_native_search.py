@@ -4,6 +4,7 @@ first pass's seeded noise, Tournament's capped first pass, dives and proofs of l
 
 from __future__ import annotations
 
+import random
 from typing import Iterator
 
 import pytest
@@ -12,12 +13,14 @@ import kibitz
 from kibitz import native
 from kibitz.moves import Move
 from kibitz.solver import Limits, Outcome, SolverBugError, solve, verify_win
+from kibitz.solver import result
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
 from kibitz.solver.search import first_pass
 from kibitz.state import State
 from tests.hard_deal import HARD_DEAL
+from tests.solver.reduce import crossing_position
 
 pytestmark = pytest.mark.skipif(native.load() is None, reason="the native kernel is not built")
 
@@ -181,6 +184,49 @@ def test_a_full_table_stops_the_search_as_in_python(slug: str, on_both: None) ->
     native.use("native")
     assert memory_limited() == expected
     assert any(row["reason"] == "memory limit" for row in expected)
+
+
+def test_an_unset_table_limit_is_each_builds_own(on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Limits.table`` left unset: Python's search holds up to ``PYTHON_TABLE`` positions,
+    the native one up to ``NATIVE_TABLE``; each build reads its own."""
+    monkeypatch.setattr(result, "PYTHON_TABLE", 150)
+    monkeypatch.setattr(result, "NATIVE_TABLE", 1_000_000)
+    state = kibitz.game("kingsdown-eights").deal(20021)
+    limits = Limits(seconds=None, nodes=20_000)
+
+    def row() -> dict[str, object]:
+        solved = solve(state, limits).as_dict()
+        del solved["seconds"]
+        return solved
+
+    in_python = row()
+    assert (in_python["reason"], in_python["peak_table"]) == ("memory limit", 150)
+    native.use("native")
+    natively = row()
+    assert natively["reason"] != "memory limit" and natively["peak_table"] > 150
+    monkeypatch.setattr(result, "NATIVE_TABLE", 150)
+    assert row() == in_python
+
+
+def test_duchess_order_deadlocks_prune_alike(on_both: None) -> None:
+    """Random pysolfc positions with a base card under another card in the tableau
+    (``order_deadlocked``): node-limited solves agree in both builds, and the rule proves
+    some of them lost at once."""
+    rng = random.Random("duchess order deadlocks in both builds")
+    states = [crossing_position(rng) for _ in range(40)]
+    policy = policy_for(states[0].game)
+
+    def rows() -> list[dict[str, object]]:
+        solved = [solve(state, Limits(seconds=None, nodes=3_000)).as_dict() for state in states]
+        for row in solved:
+            del row["seconds"]
+        return solved
+
+    expected = rows()
+    native.use("native")
+    assert rows() == expected
+    assert sum(policy.is_hopeless(state) for state in states) >= 5
+    assert sum(row["outcome"] == "lost" and row["nodes"] == 0 for row in expected) >= 5
 
 
 def test_a_policy_of_another_class_searches_in_python(on_both: None) -> None:

@@ -66,6 +66,10 @@ pub enum Proofs {
     Tournament,
     /// Grand Duchess's: in the last round, a tableau card that can never be played.
     GrandDuchess,
+    /// Duchess's, where the rules keep the order of a tableau pile's cards
+    /// (`PolicySpec::tableau_order_kept`): the order the cards must reach their foundations
+    /// in goes round in a circle (Python's `order_deadlocked`).
+    Duchess,
 }
 
 /// The random playouts of a policy's probe (Grand Duchess's `probe`).
@@ -162,6 +166,10 @@ pub struct PolicySpec {
     /// A foundation's top card may move onto the other foundation of its suit.
     #[serde(default)]
     pub foundation_transfers: bool,
+    /// The cards of a tableau pile keep their order: one leaves a pile of two or more only
+    /// to a foundation, or with the whole pile.
+    #[serde(default)]
+    pub tableau_order_kept: bool,
     /// The capped first pass plays as if `foundations_final` held (Python's
     /// `first_pass_final`, declared by the Tournament policy).
     #[serde(default)]
@@ -609,6 +617,87 @@ impl Canonical {
         None
     }
 
+    /// Whether the cards of the tableau piles of two or more must reach their foundations
+    /// in an order that goes round in a circle: each card before the one below it, and
+    /// before the next card of its suit among them (counted up from the base). Python's
+    /// `order_deadlocked`, the same topological sort over card identities.
+    fn order_deadlocked(&self, board: &Board) -> bool {
+        const NONE: u8 = u8::MAX;
+        let Some(base) = board.base else { return false };
+        // Without a base card under another card, every demand goes up by rank: no circle.
+        let crossing = |&pile: &usize| {
+            let cards = board.pile(pile);
+            cards.len() >= 2 && cards[..cards.len() - 1].iter().any(|&card| (card & IDENTITY) % 13 == base)
+        };
+        if !self.tableau.iter().any(crossing) {
+            return false;
+        }
+        let mut below = [NONE; 52];
+        let mut next_of_suit = [NONE; 52];
+        // Per suit, the cards met by their rank counted from the base (bit = relative rank).
+        let mut ranks = [0u16; 4];
+        let mut met = 0u64;
+        // How many cards each card waits on: the one above it, the one before it in its suit.
+        let mut waiting = [0u8; 52];
+        for &pile in &self.tableau {
+            let cards = board.pile(pile);
+            if cards.len() < 2 {
+                continue;
+            }
+            let mut under = NONE;
+            for &card in cards {
+                let card = card & IDENTITY;
+                debug_assert!(card < 52, "Duchess's proof is for one pack");
+                below[usize::from(card)] = under;
+                if under != NONE {
+                    waiting[usize::from(under)] += 1;
+                }
+                met |= 1 << card;
+                ranks[usize::from(card / 13)] |= 1 << ((card % 13 + 13 - base) % 13);
+                under = card;
+            }
+        }
+        if met == 0 {
+            return false;
+        }
+        for (suit, &of_suit) in ranks.iter().enumerate() {
+            let mut left = of_suit;
+            let card_of = |relative: u32| (suit as u32 * 13 + (relative + u32::from(base)) % 13) as u8;
+            let mut lower = NONE;
+            while left != 0 {
+                let card = card_of(left.trailing_zeros());
+                left &= left - 1;
+                if lower != NONE {
+                    next_of_suit[usize::from(lower)] = card;
+                    waiting[usize::from(card)] += 1;
+                }
+                lower = card;
+            }
+        }
+        // A stack of the cards nothing waits on any more: each card enters it at most once.
+        let (mut ready, mut size) = ([0u8; 52], 0usize);
+        for card in (0..52u8).filter(|&card| met & (1 << card) != 0 && waiting[usize::from(card)] == 0) {
+            ready[size] = card;
+            size += 1;
+        }
+        let mut placed = 0u32;
+        while size > 0 {
+            size -= 1;
+            let card = ready[size];
+            placed += 1;
+            for after in [below[usize::from(card)], next_of_suit[usize::from(card)]] {
+                if after != NONE {
+                    waiting[usize::from(after)] -= 1;
+                    if waiting[usize::from(after)] == 0 {
+                        ready[size] = after;
+                        size += 1;
+                    }
+                }
+            }
+        }
+        placed < met.count_ones()
+    }
+
     fn kingsdown_safe(&self, board: &Board) -> Option<Move> {
         // The cards some foundation takes now (suit * 13 + rank, as bits), and the thresholds.
         let (mut wanted, mut shortest) = (0u64, [i32::MAX; 2]);
@@ -678,6 +767,7 @@ impl Policy for Canonical {
         match self.spec.proofs {
             Some(Proofs::Tournament) => self.tournament().is_hopeless(board),
             Some(Proofs::GrandDuchess) => self.grand_duchess().is_hopeless(board),
+            Some(Proofs::Duchess) => self.spec.tableau_order_kept && self.order_deadlocked(board),
             None => false,
         }
     }

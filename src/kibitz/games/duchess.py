@@ -296,5 +296,6 @@ STANDARD = Rules(
 PYSOLFC = STANDARD.but(
     sources=(top_cards(RESERVE, WASTE), tableau_whole_piles),
     permits=permits_pysolfc,
+    facts=Facts(foundations_final=True, foundation_transfers=False, tableau_order_kept=True),
 )
 

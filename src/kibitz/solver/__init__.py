@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 15
+SOLVER_VERSION = 16
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -45,7 +45,10 @@ its first pass finds nothing left to search but what the attempts abandoned belo
 the pass forgets what they searched through and goes on, where it used to end and leave
 the rest of the limits to the full search. Version 15 changed only Duchess: every other
 attempt of its first pass abandons the search below a redeal after 1% of its budget,
-``Policy.first_pass_redeal_cap``.)"""
+``Policy.first_pass_redeal_cap``. Version 16: the native search's table holds up to 32,000,000
+positions, where it held 4,000,000 as Python's does (:data:`~kibitz.solver.result.NATIVE_TABLE`),
+and Duchess under the pysolfc rules proves a loss where its tableau piles hold cards that
+must reach the foundations in a circle (``policies.duchess.order_deadlocked``).)"""
 
 
 class SolverBugError(AssertionError):

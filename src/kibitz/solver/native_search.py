@@ -52,6 +52,9 @@ class Proofs(enum.Enum):
 
     TOURNAMENT = "Tournament"
     GRAND_DUCHESS = "GrandDuchess"
+    DUCHESS = "Duchess"
+    """Where the rules keep the order of a tableau pile's cards: see
+    ``kibitz.solver.policies.duchess.order_deadlocked``."""
 
 
 class Split(enum.Enum):
@@ -163,6 +166,7 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "dig_sources": list(policy.dig_sources.values()),
         "foundations_final": game.facts.foundations_final,
         "foundation_transfers": game.facts.foundation_transfers,
+        "tableau_order_kept": game.facts.tableau_order_kept,
     })
     return spec
 
@@ -198,5 +202,5 @@ def solve_natively(state: State, policy: Policy, limits: Limits) -> SolveResult 
     if search is None or state.game is not policy.game:
         return None
     outcome, moves, reason, nodes, states, seconds, peak = search.solve(
-        state, limits.seconds, limits.nodes, limits.table, limits.clock == "cpu", interrupts.requested)
+        state, limits.seconds, limits.nodes, limits.table_limit(native=True), limits.clock == "cpu", interrupts.requested)
     return SolveResult(Outcome(outcome), moves, reason, nodes, states, seconds, peak)

@@ -39,14 +39,26 @@ def clock_reading(clock: str) -> Callable[[], float]:
     return time.thread_time if clock == "cpu" else time.perf_counter
 
 
+PYTHON_TABLE = 4_000_000
+"""The Python search's table limit when :attr:`Limits.table` is ``None``: it keeps each
+position's canonical form, about 200 bytes, so about 0.8 GB when full."""
+NATIVE_TABLE = 32_000_000
+"""The native search's table limit when :attr:`Limits.table` is ``None`` (since solver
+version 16; 4,000,000 before): it keeps a 16-byte hash per position, about 1.7 GB of memory
+at the most with the hash set's slack and growth (a 60-second Duchess search holding 29.8
+million positions peaked at 1.65 GB). The kernel expands up to about 1,000,000 positions a
+second, so a 10-second search never fills it, where it filled the old limit in 4-5 s."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """Budgets of one search; ``None`` means no limit of that kind."""
 
     seconds: float | None = 10.0
     nodes: int | None = None
-    table: int = 4_000_000
-    """Distinct positions the transposition table may hold (about 200 bytes each)."""
+    table: int | None = None
+    """Distinct positions a transposition table may hold; ``None``: the build's own limit,
+    :data:`PYTHON_TABLE` or :data:`NATIVE_TABLE` (see :meth:`table_limit`)."""
     clock: str = "wall"
     """What ``seconds`` counts, one of :data:`CLOCKS`; the result's seconds are on it too."""
 
@@ -57,8 +69,14 @@ class Limits:
             raise ValueError(f"time limit must be positive, not {self.seconds}")
         if self.nodes is not None and self.nodes < 1:
             raise ValueError(f"node limit must be at least 1, not {self.nodes}")
-        if self.table < 1:
+        if self.table is not None and self.table < 1:
             raise ValueError(f"table limit must be at least 1, not {self.table}")
+
+    def table_limit(self, native: bool) -> int:
+        """The table limit a search in the native kernel (``native``) or in Python obeys."""
+        if self.table is not None:
+            return self.table
+        return NATIVE_TABLE if native else PYTHON_TABLE
 
     def share(self, fraction: float) -> Limits:
         """These limits cut to ``fraction`` of the time and of the nodes (at least one)."""

@@ -43,7 +43,7 @@ def settle(policy: Policy, state: State, played: list[Move]) -> State:
 
 
 MEMORY_LIMIT = "memory limit"
-"""The reason of a search whose transposition table reached ``Limits.table`` positions."""
+"""The reason of a search whose transposition table reached its limit of positions (:meth:`Limits.table_limit`)."""
 
 SUBTREE_CAP = "subtree cap"
 """The reason of a search that abandoned capped subtrees (``Policy.subtree_budget``)."""
@@ -172,7 +172,7 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
     clock = Budget(limits)
     started, deadline, now = clock.started, clock.deadline, clock.now
     node_limit = limits.nodes
-    table_limit = limits.table
+    table_limit = limits.table_limit(native=False)
     game = state.game
     apply = game.apply_unchecked
     is_won = game.is_won

@@ -1,13 +1,15 @@
-"""Duchess: canonical keys and safe foundation moves."""
+"""Duchess: canonical keys, safe foundation moves and a proof of loss (pysolfc ruleset)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from kibitz.cards import IDENTITY, is_red
 from kibitz.counterparts import counterpart
 from kibitz.moves import Move
 from kibitz.piles import PileKind
 from kibitz.rules import Game
-from kibitz.solver.native_search import MoveOrder, NativeSearch, SafeMoves, Split
+from kibitz.solver.native_search import MoveOrder, NativeSearch, Proofs, SafeMoves, Split
 from kibitz.solver.policies.common import CanonicalPolicy, always
 from kibitz.state import State
 
@@ -20,6 +22,9 @@ class DuchessPolicy(CanonicalPolicy):
     those two cards could ever be built on it; it is never needed as a build target again,
     and cards never leave a foundation, so playing it now loses nothing. The base-rank cards
     themselves are not auto-played (the last rank may still need them as targets).
+
+    Proof of loss, where the cards of a tableau pile keep their order
+    (``Facts.tableau_order_kept``, the pysolfc ruleset): see :func:`order_deadlocked`.
     """
 
     digs_first = True
@@ -65,6 +70,11 @@ class DuchessPolicy(CanonicalPolicy):
         self._sources = tuple(i for i, k in enumerate(game.kinds)
                               if k in (PileKind.RESERVE, PileKind.WASTE, PileKind.TABLEAU))
         self._foundation_of_suit = game.foundations
+        self._kept_in_order = game.tableau if game.facts.tableau_order_kept else ()
+
+    def is_hopeless(self, state: State) -> bool:
+        base = state.base
+        return base is not None and order_deadlocked([state.piles[i] for i in self._kept_in_order], base)
 
     def splits_at(self, state: State) -> bool:
         """Before the base rank is chosen: each choice of base leads to its own game."""
@@ -94,4 +104,56 @@ class DuchessPolicy(CanonicalPolicy):
         return None
 
 
-counterpart(DuchessPolicy, NativeSearch(MoveOrder.PLAIN, SafeMoves.DUCHESS, Split.BASE_UNSET))
+def order_deadlocked(piles: Sequence[bytes], base: int) -> bool:
+    """Whether the cards of ``piles`` (tableau piles that keep their order) can never all
+    reach the foundations, which build up by suit from rank ``base``.
+
+    A card that lies above another in such a pile reaches its foundation first; a card
+    reaches its foundation after every card of its suit below it (counted from the base).
+    When these demands go round in a circle (a card must come before itself), no sequence of
+    moves wins: the position is lost. Cards elsewhere impose no order of their own (they may
+    still move anywhere), and the suits' order passes through them, so the circle is looked
+    for among the cards of piles of two or more, each suit's cards among them linked in
+    order. Each card has at most two successors (the card below it, and the next of its suit
+    among them): a topological sort over at most 52 cards decides it.
+
+    The cards of such a pile go down by one rank each (from the base: up by one towards the
+    bottom), but where a card of the last rank lies on a base card; the suits' demands go up
+    by rank too. So a circle needs a base card with a card on it, and without one the sort
+    is not needed."""
+    if not any(len(pile) >= 2 and any((card & IDENTITY) % 13 == base for card in pile[:-1]) for pile in piles):
+        return False
+    successors: dict[int, list[int]] = {}
+    by_suit: list[list[tuple[int, int]]] = [[], [], [], []]
+    for pile in piles:
+        if len(pile) < 2:
+            continue
+        below = -1
+        for card in pile:
+            card &= IDENTITY
+            successors[card] = [] if below < 0 else [below]
+            by_suit[card // 13].append(((card % 13 - base) % 13, card))
+            below = card
+    if not successors:
+        return False
+    for suit in by_suit:
+        suit.sort()
+        for (_, lower), (_, higher) in zip(suit, suit[1:]):
+            successors[lower].append(higher)
+    waiting = dict.fromkeys(successors, 0)
+    for following in successors.values():
+        for card in following:
+            waiting[card] += 1
+    ready = [card for card, count in waiting.items() if count == 0]
+    placed = 0
+    while ready:
+        card = ready.pop()
+        placed += 1
+        for later in successors[card]:
+            waiting[later] -= 1
+            if waiting[later] == 0:
+                ready.append(later)
+    return placed < len(successors)
+
+
+counterpart(DuchessPolicy, NativeSearch(MoveOrder.PLAIN, SafeMoves.DUCHESS, Split.BASE_UNSET, Proofs.DUCHESS))
