@@ -364,3 +364,20 @@ def test_the_first_pass_moves_between_tableau_piles_only_to_uncover_a_wanted_car
                     assert with_rule == expected
                 assert sorted(with_rule) == sorted(expected)
     assert skipped > 0 and kept > 0, (skipped, kept)
+
+
+def test_a_first_pass_forgets_at_its_own_table_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the limits' table, the attempts' shared table holds at most
+    ``FIRST_PASS_TABLE`` positions before the pass forgets them (as with that table limit)."""
+    game = kibitz.game("kingsdown-eights")
+    monkeypatch.setattr(search_module, "FIRST_PASS_TABLE", 2_500)
+
+    def passed(table: int | None) -> dict[str, object]:
+        row = first_pass(game.deal(20021), policy_for(game), Limits(seconds=None, nodes=10_000, table=table)).as_dict()
+        del row["seconds"]
+        return row
+
+    unset = passed(None)
+    assert unset["peak_table"] == 2_500 and unset["outcome"] == "unknown"
+    assert passed(1_000_000) == unset == passed(2_500)
+    assert passed(1_000)["peak_table"] == 1_000

@@ -33,6 +33,10 @@ use table::{Key, Table};
 pub const TIME_CHECK_EVERY: u64 = 512;
 /// Node budget of each alternative in the first pass of a split search; it grows fourfold.
 const FIRST_BUDGET: u64 = 2_000;
+/// The most positions a first pass's table holds (Python's `FIRST_PASS_TABLE`): when its
+/// attempts' shared table is full, the pass forgets them and goes on, whatever the
+/// search's own table limit.
+pub const FIRST_PASS_TABLE: u64 = 4_000_000;
 
 /// Budgets of one search (`None`: no limit of that kind).
 #[derive(Clone, Copy, Debug)]
@@ -236,6 +240,7 @@ impl Searcher<'_> {
     /// followed by the next one (with the same budget), and one that found nothing left but
     /// what the attempts abandoned by the next one with their table cleared.
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
+        let limits = Limits { table: limits.table.min(FIRST_PASS_TABLE), ..limits };
         let started = Clock::start(limits.cpu);
         let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
         let mut budget = self.full.spec.first_pass_budget;

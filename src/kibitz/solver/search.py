@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Hashable
 
 from kibitz.moves import Move
 from kibitz.solver import interrupts
 from kibitz.solver.policy import Policy
-from kibitz.solver.result import NODE_LIMIT, TIME_LIMIT, Budget, Limits, Outcome, SolveResult
+from kibitz.solver.result import FIRST_PASS_TABLE, NODE_LIMIT, TIME_LIMIT, Budget, Limits, Outcome, SolveResult
 from kibitz.state import State
 
 TIME_CHECK_EVERY = 512
@@ -65,12 +66,14 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     A first pass whose attempts share their moves (``Policy.attempts_share_moves``, the
     digging pass) remembers the positions they searched through without a win (see
     :func:`search`'s ``finished``): the attempts play the same moves in other orders, so a
-    later one skips them. They share one table; when it is full, the pass forgets them and
-    goes on. It forgets them too when an attempt finds nothing left to search but
-    positions that it or an earlier one abandoned (capped subtrees, which stay in the table
-    as searched through): the pass goes on with a larger budget, so larger caps, instead of
-    ending with what could be the start of every winning line abandoned.
+    later one skips them. They share one table (of at most ``FIRST_PASS_TABLE`` positions,
+    whatever the limits' own); when it is full, the pass forgets them and goes on. It
+    forgets them too when an attempt finds nothing left to search but positions that it or
+    an earlier one abandoned (capped subtrees, which stay in the table as searched
+    through): the pass goes on with a larger budget, so larger caps, instead of ending with
+    what could be the start of every winning line abandoned.
     """
+    limits = replace(limits, table=min(limits.table_limit(native=False), FIRST_PASS_TABLE))
     spent = Budget(limits)
     budget = policy.first_pass_budget
     attempt = 0
