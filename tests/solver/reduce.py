@@ -6,9 +6,9 @@ import random
 
 import kibitz
 from kibitz.cards import FACE_DOWN, IDENTITY
+from kibitz.notation import check_state
 from kibitz.piles import PileKind
 from kibitz.rules import FACE_UP, deal_cards
-from kibitz.notation import check_state
 from kibitz.state import State
 
 

@@ -657,9 +657,6 @@ impl Canonical {
                 under = card;
             }
         }
-        if met == 0 {
-            return false;
-        }
         for (suit, &of_suit) in ranks.iter().enumerate() {
             let mut left = of_suit;
             let card_of = |relative: u32| (suit as u32 * 13 + (relative + u32::from(base)) % 13) as u8;

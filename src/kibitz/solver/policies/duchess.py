@@ -134,8 +134,6 @@ def order_deadlocked(piles: Sequence[bytes], base: int) -> bool:
             successors[card] = [] if below < 0 else [below]
             by_suit[card // 13].append(((card % 13 - base) % 13, card))
             below = card
-    if not successors:
-        return False
     for suit in by_suit:
         suit.sort()
         for (_, lower), (_, higher) in zip(suit, suit[1:]):
