@@ -381,3 +381,53 @@ def test_a_first_pass_forgets_at_its_own_table_limit(monkeypatch: pytest.MonkeyP
     assert unset["peak_table"] == 2_500 and unset["outcome"] == "unknown"
     assert passed(1_000_000) == unset == passed(2_500)
     assert passed(1_000)["peak_table"] == 1_000
+
+
+@pytest.mark.parametrize(("ruleset", "number"), [("standard", 96), ("pysolfc", 20), ("pysolfc", 43)])
+def test_a_split_first_pass_wins_as_the_series_of_its_winning_move_alone(ruleset: str, number: int) -> None:
+    """Where the position splits (Duchess before its base rank is chosen), each move starts
+    a series of attempts of its own: the series that wins (here not the first move's) plays
+    the same attempts as the first pass from the position after that move, so it wins with
+    the same line, after the other series had their turns."""
+    game = kibitz.game("duchess", ruleset)
+    policy = policy_for(game)
+    state = game.deal(number)
+    assert policy.splits_at(state)
+    limits = Limits(seconds=None, nodes=60_000)
+    split = first_pass(state, policy, limits)
+    assert split.outcome is Outcome.WON
+    verify_win(state, split.moves)
+    first = split.moves[0]
+    assert policy.ordered_moves(state).index(first) >= 1
+    alone = first_pass(state.apply(first), policy, limits)
+    assert alone.outcome is Outcome.WON
+    assert split.moves[1:] == alone.moves
+    assert split.nodes > alone.nodes
+
+
+def test_the_series_of_a_split_first_pass_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One attempt per move in turn, in the policy's order, each series with its own budget
+    growing from the policy's first, and a table of an equal share of ``FIRST_PASS_TABLE``."""
+    game = kibitz.game("duchess", "pysolfc")
+    policy = policy_for(game)
+    state = game.deal(20)
+    children = [state.apply(move).key for move in policy.ordered_moves(state)]
+    assert len(children) >= 3
+    calls: list[tuple[Hashable, int | None, int | None]] = []
+    search = search_module.search
+
+    def recorded(start: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+        calls.append((start.key, limits.nodes, limits.table))
+        return search(start, quick, limits, finished)
+
+    monkeypatch.setattr(search_module, "search", recorded)
+    budget = policy.first_pass_budget
+    assert budget is not None
+    first_pass(state, policy, Limits(seconds=None, nodes=len(children) * budget * 3))
+    assert len(calls) >= 2 * len(children)
+    rounds = len(calls) // len(children)
+    assert [start for start, _, _ in calls] == children * rounds + children[:len(calls) % len(children)]
+    assert {table for _, _, table in calls} == {search_module.FIRST_PASS_TABLE // len(children)}
+    assert [nodes for _, nodes, _ in calls[:len(children)]] == [budget] * len(children)
+    grown = int(budget * policy.first_pass_growth)
+    assert [nodes for _, nodes, _ in calls[len(children):2 * len(children)]] == [grown] * len(children)

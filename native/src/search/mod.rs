@@ -92,6 +92,64 @@ pub struct Searcher<'a> {
     pub stop: &'a mut dyn FnMut() -> bool,
 }
 
+/// The counters of a search made of parts, and its clock (Python's `Budget`).
+struct Spent {
+    started: Clock,
+    nodes: u64,
+    states: u64,
+    peak: u64,
+}
+
+impl Spent {
+    /// The result of the whole search, with the parts' counters and the time since it started.
+    fn result(&self, outcome: Outcome, moves: Vec<Move>, reason: Option<&'static str>) -> SearchResult {
+        SearchResult {
+            outcome,
+            moves,
+            reason,
+            nodes: self.nodes,
+            states: self.states,
+            seconds: self.started.elapsed(),
+            peak_table: self.peak,
+        }
+    }
+}
+
+/// The first pass's series of attempts from one board (Python's `_Attempts`): its budget,
+/// its attempt count, and the table its attempts share.
+struct Attempts {
+    start: Board,
+    /// The moves from the first pass's board to `start`.
+    line: Vec<Move>,
+    /// The most positions the attempts' shared table holds.
+    table: u64,
+    budget: Option<u64>,
+    attempt: u64,
+    finished: Option<Table>,
+    /// An attempt abandoned a subtree since the shared table was last cleared.
+    abandoned: bool,
+    /// Whether the series has another attempt to make.
+    going_on: bool,
+    /// Why the last attempt ended undecided.
+    reason: &'static str,
+}
+
+impl Attempts {
+    fn new(full: &Canonical, start: Board, line: Vec<Move>, table: u64) -> Attempts {
+        Attempts {
+            start,
+            line,
+            table,
+            budget: full.spec.first_pass_budget,
+            attempt: 0,
+            finished: None,
+            abandoned: false,
+            going_on: true,
+            reason: reasons::NODE_LIMIT,
+        }
+    }
+}
+
 impl Searcher<'_> {
     fn apply(&self, board: &Board, mv: Move) -> Board {
         let mut after = Board::default();
@@ -238,105 +296,129 @@ impl Searcher<'_> {
     /// `first_pass_growth` (up to its `first_pass_most`), until one wins, one ends before its
     /// budget, or the limits are reached; an attempt that abandoned capped subtrees is
     /// followed by the next one (with the same budget), and one that found nothing left but
-    /// what the attempts abandoned by the next one with their table cleared.
+    /// what the attempts abandoned by the next one with their table cleared. Where the
+    /// settled board splits, each of its moves starts a series of its own, the series take
+    /// turns, one attempt each, and their tables share the first pass's limit equally
+    /// (Python's `first_pass`).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
-        let limits = Limits { table: limits.table.min(FIRST_PASS_TABLE), ..limits };
-        let started = Clock::start(limits.cpu);
-        let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
-        let mut budget = self.full.spec.first_pass_budget;
-        let mut attempt = 0u64;
-        let mut reason;
+        let table = limits.table.min(FIRST_PASS_TABLE);
+        let limits = Limits { table, ..limits };
+        let mut spent = Spent { started: Clock::start(limits.cpu), nodes: 0, states: 0, peak: 0 };
+        let (root, prelude) = self.settle(self.full, board);
+        let mut series = if self.is_won(&root) || !self.full.splits_at(&root) {
+            vec![Attempts::new(self.full, board.clone(), Vec::new(), table)]
+        } else {
+            let mut moves = MoveList::new();
+            self.full.ordered_moves(&root, &mut moves);
+            let share = (table / (moves.len() as u64).max(1)).max(1);
+            let line = |mv| prelude.iter().copied().chain([mv]).collect();
+            moves.iter().map(|&mv| Attempts::new(self.full, self.apply(&root, mv), line(mv), share)).collect()
+        };
+        let mut reason = reasons::NODE_LIMIT;
+        while !series.is_empty() {
+            let mut going_on = Vec::with_capacity(series.len());
+            for mut attempts in series {
+                let part = match self.attempt(&mut attempts, &mut spent, limits) {
+                    Err(reason) => return spent.result(Outcome::Unknown, Vec::new(), Some(reason)),
+                    Ok(part) => part,
+                };
+                if part.outcome == Outcome::Won {
+                    let moves = attempts.line.iter().copied().chain(part.moves).collect();
+                    return spent.result(Outcome::Won, moves, None);
+                }
+                if matches!(part.reason, Some(reasons::TIME_LIMIT | reasons::INTERRUPTED)) {
+                    return spent.result(Outcome::Unknown, Vec::new(), part.reason);
+                }
+                reason = attempts.reason;
+                if attempts.going_on {
+                    going_on.push(attempts);
+                }
+            }
+            series = going_on;
+        }
+        spent.result(Outcome::Unknown, Vec::new(), Some(reason))
+    }
+
+    /// Makes the next attempt of `series` within what `spent` leaves of `limits`, and counts
+    /// it there: its result, or the limit reached before it could start.
+    fn attempt(&mut self, series: &mut Attempts, spent: &mut Spent, limits: Limits) -> Result<SearchResult, &'static str> {
+        let seconds = spent.started.left(limits.seconds);
+        let left = limits.nodes.map(|n| n as i64 - spent.nodes as i64);
+        if seconds.is_some_and(|s| s <= 0.0) {
+            return Err(reasons::TIME_LIMIT);
+        }
+        if left.is_some_and(|l| l <= 0) {
+            return Err(reasons::NODE_LIMIT);
+        }
+        let left = left.map(|l| l as u64);
+        let (budget, attempt) = (series.budget, series.attempt);
+        let cap = match (budget, left) {
+            (None, left) => left,
+            (Some(budget), None) => Some(budget),
+            (Some(budget), Some(left)) => Some(budget.min(left)),
+        };
+        let (digging, capped);
+        let quick: &dyn Policy = match self.full.spec.capped_rounds {
+            Some(caps) if !self.full.spec.digs_first => {
+                capped = Capped::new(self.full.first_pass_policy(), caps, attempt);
+                &capped
+            }
+            _ => {
+                // `cap` and the shares as Python computes them: int(nodes * share), the
+                // redeal cap in odd attempts only.
+                let of = |share: Option<f64>| share.zip(cap).map(|(share, nodes)| (nodes as f64 * share) as u64);
+                let spec = &self.full.spec;
+                let redeal_share = spec.first_pass_redeal_cap.filter(|_| attempt % 2 == 1);
+                let (deal_cap, redeal_cap) = (of(spec.first_pass_deal_cap), of(redeal_share));
+                digging = Digging { full: self.full, attempt, deal_cap, redeal_cap };
+                &digging
+            }
+        };
         // The positions the attempts searched through without a win, in one table (the
         // digging pass's only: its attempts share their moves, Python's
-        // `Policy.attempts_share_moves`); when it is full, the pass forgets them.
-        let mut finished = self.full.spec.digs_first.then(Table::default);
-        // An attempt abandoned a subtree since the shared table was last cleared.
-        let mut abandoned = false;
-        loop {
-            let seconds = started.left(limits.seconds);
-            let left = limits.nodes.map(|n| n as i64 - nodes as i64);
-            let out_of_time = seconds.is_some_and(|s| s <= 0.0);
-            if out_of_time || left.is_some_and(|l| l <= 0) {
-                reason = if out_of_time { reasons::TIME_LIMIT } else { reasons::NODE_LIMIT };
-                break;
-            }
-            let left = left.map(|l| l as u64);
-            let cap = match (budget, left) {
-                (None, left) => left,
-                (Some(budget), None) => Some(budget),
-                (Some(budget), Some(left)) => Some(budget.min(left)),
-            };
-            let (digging, capped);
-            let quick: &dyn Policy = match self.full.spec.capped_rounds {
-                Some(caps) if !self.full.spec.digs_first => {
-                    capped = Capped::new(self.full.first_pass_policy(), caps, attempt);
-                    &capped
-                }
-                _ => {
-                    // `cap` and the shares as Python computes them: int(nodes * share), the
-                    // redeal cap in odd attempts only.
-                    let of = |share: Option<f64>| share.zip(cap).map(|(share, nodes)| (nodes as f64 * share) as u64);
-                    let spec = &self.full.spec;
-                    let redeal_share = spec.first_pass_redeal_cap.filter(|_| attempt % 2 == 1);
-                    let (deal_cap, redeal_cap) = (of(spec.first_pass_deal_cap), of(redeal_share));
-                    digging = Digging { full: self.full, attempt, deal_cap, redeal_cap };
-                    &digging
-                }
-            };
-            let remembered = finished.as_ref().map_or(0, |table| table.len());
-            let part = self.search(board, quick, Limits { seconds, nodes: cap, ..limits }, finished.as_mut());
-            nodes += part.nodes;
-            states += part.states;
-            peak = peak.max(part.peak_table);
-            if part.outcome == Outcome::Won {
-                return SearchResult {
-                    outcome: Outcome::Won,
-                    moves: part.moves,
-                    reason: None,
-                    nodes,
-                    states,
-                    seconds: started.elapsed(),
-                    peak_table: peak,
-                };
-            }
-            reason = part.reason.unwrap_or(reasons::FIRST_PASS_EXHAUSTED);
-            let capped = part.reason == Some(reasons::SUBTREE_CAP);
-            // The attempts' shared table is full: forget what they searched through, go on.
-            let full = remembered > 0 && part.reason == Some(reasons::MEMORY_LIMIT);
-            // Nothing left but what the attempts abandoned: forget it all and look again, deeper.
-            let exhausted = abandoned && part.outcome == Outcome::Lost;
-            if let (true, Some(table)) = (full || exhausted, finished.as_mut()) {
-                table.clear();
-                abandoned = false;
-            }
-            abandoned = abandoned || (capped && finished.is_some());
-            let restart = capped
-                || full
-                || exhausted
-                || match (budget, cap) {
-                    (Some(budget), Some(cap)) => {
-                        part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget
-                    }
-                    _ => false,
-                };
-            if !restart {
-                break;
-            }
-            attempt += 1;
-            if !capped {
-                let most = self.full.spec.first_pass_most.unwrap_or(u64::MAX);
-                budget = budget.map(|b| ((b as f64 * self.full.spec.first_pass_growth) as u64).min(most));
-            }
+        // `Policy.attempts_share_moves`); when it is full, the series forgets them.
+        if series.finished.is_none() && self.full.spec.digs_first {
+            series.finished = Some(Table::default());
         }
-        SearchResult {
-            outcome: Outcome::Unknown,
-            moves: Vec::new(),
-            reason: Some(reason),
-            nodes,
-            states,
-            seconds: started.elapsed(),
-            peak_table: peak,
+        let remembered = series.finished.as_ref().map_or(0, |table| table.len());
+        let part_limits = Limits { seconds, nodes: cap, table: series.table, ..limits };
+        let part = self.search(&series.start, quick, part_limits, series.finished.as_mut());
+        spent.nodes += part.nodes;
+        spent.states += part.states;
+        spent.peak = spent.peak.max(part.peak_table);
+        if part.outcome == Outcome::Won {
+            return Ok(part);
         }
+        series.reason = part.reason.unwrap_or(reasons::FIRST_PASS_EXHAUSTED);
+        let capped = part.reason == Some(reasons::SUBTREE_CAP);
+        // The attempts' shared table is full: forget what they searched through, go on.
+        let full = remembered > 0 && part.reason == Some(reasons::MEMORY_LIMIT);
+        // Nothing left but what the attempts abandoned: forget it all and look again, deeper.
+        let exhausted = series.abandoned && part.outcome == Outcome::Lost;
+        if let (true, Some(table)) = (full || exhausted, series.finished.as_mut()) {
+            table.clear();
+            series.abandoned = false;
+        }
+        series.abandoned = series.abandoned || (capped && series.finished.is_some());
+        let restart = capped
+            || full
+            || exhausted
+            || match (budget, cap) {
+                (Some(budget), Some(cap)) => {
+                    part.outcome != Outcome::Lost && part.reason == Some(reasons::NODE_LIMIT) && cap >= budget
+                }
+                _ => false,
+            };
+        if !restart {
+            series.going_on = false;
+            return Ok(part);
+        }
+        series.attempt += 1;
+        if !capped {
+            let most = self.full.spec.first_pass_most.unwrap_or(u64::MAX);
+            series.budget = budget.map(|b| ((b as f64 * self.full.spec.first_pass_growth) as u64).min(most));
+        }
+        Ok(part)
     }
 
     /// A search of `board` under `policy`: split where the policy says, else one depth-first

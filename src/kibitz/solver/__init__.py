@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 16
+SOLVER_VERSION = 17
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -48,7 +48,10 @@ attempt of its first pass abandons the search below a redeal after 1% of its bud
 ``Policy.first_pass_redeal_cap``. Version 16: the native search's table holds up to 32,000,000
 positions, where it held 4,000,000 as Python's does (:data:`~kibitz.solver.result.NATIVE_TABLE`),
 and Duchess under the pysolfc rules proves a loss where its tableau piles hold cards that
-must reach the foundations in a circle (``policies.duchess.order_deadlocked``).)"""
+must reach the foundations in a circle (``policies.duchess.order_deadlocked``). Version 17
+changed only Duchess, the one game whose search splits: where the first pass's position
+splits, each of its moves starts a series of attempts of its own, and the series take turns,
+one attempt each (``search.first_pass``).)"""
 
 
 class SolverBugError(AssertionError):

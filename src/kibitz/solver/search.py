@@ -72,49 +72,104 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     an earlier one abandoned (capped subtrees, which stay in the table as searched
     through): the pass goes on with a larger budget, so larger caps, instead of ending with
     what could be the start of every winning line abandoned.
+
+    Where the position splits (``Policy.splits_at``, after its safe moves), each of its
+    moves starts a series of attempts of its own, and the series take turns, one attempt
+    each (see :class:`_Attempts`); their tables share ``FIRST_PASS_TABLE`` equally.
     """
-    limits = replace(limits, table=min(limits.table_limit(native=False), FIRST_PASS_TABLE))
-    spent = Budget(limits)
-    budget = policy.first_pass_budget
-    attempt = 0
+    table = min(limits.table_limit(native=False), FIRST_PASS_TABLE)
+    spent = Budget(replace(limits, table=table))
+    prelude: list[Move] = []
+    root = settle(policy, state, prelude)
+    if state.game.is_won(root) or not policy.splits_at(root):
+        series = [_Attempts(policy, state, (), table)]
+    else:
+        apply = root.game.apply_unchecked
+        moves = policy.ordered_moves(root)
+        share = max(1, table // max(1, len(moves)))
+        series = [_Attempts(policy, apply(root, move), (*prelude, move), share) for move in moves]
     reason = NODE_LIMIT
-    finished: set[Hashable] | None = None
-    abandoned = False  # an attempt abandoned a subtree since the shared table was last cleared
-    while True:
-        part_limits = spent.remaining(budget)
+    while series:
+        going_on = []
+        for attempts in series:
+            part = attempts.next(spent)
+            if part is None:
+                return spent.result(Outcome.UNKNOWN, reason=spent.reason)
+            if part.outcome is Outcome.WON:
+                return spent.result(Outcome.WON, attempts.line + part.moves)
+            if part.reason in (TIME_LIMIT, interrupts.INTERRUPTED):
+                return spent.result(Outcome.UNKNOWN, reason=part.reason)
+            reason = attempts.reason
+            if attempts.going_on:
+                going_on.append(attempts)
+        series = going_on
+    return spent.result(Outcome.UNKNOWN, reason=reason)
+
+
+class _Attempts:
+    """The first pass's series of attempts from one position (see :func:`first_pass`): its
+    budget, its attempt count, and the table its attempts share."""
+
+    def __init__(self, policy: Policy, start: State, line: tuple[Move, ...], table: int) -> None:
+        self.policy = policy
+        self.start = start
+        self.line = line
+        """The moves from the first pass's position to :attr:`start`."""
+        self.table = table
+        """The most positions the attempts' shared table holds."""
+        self.budget = policy.first_pass_budget
+        self.attempt = 0
+        self.finished: set[Hashable] | None = None
+        self.abandoned = False
+        """An attempt abandoned a subtree since the shared table was last cleared."""
+        self.going_on = True
+        """Whether the series has another attempt to make."""
+        self.reason = NODE_LIMIT
+        """Why the last attempt ended undecided."""
+
+    def next(self, spent: Budget) -> SolveResult | None:
+        """Make the next attempt within what ``spent`` leaves, and count it there: its
+        result (``None`` when nothing is left); :attr:`going_on` says whether the series
+        goes on after it."""
+        policy = self.policy
+        part_limits = spent.remaining(self.budget)
         if part_limits is None:
-            reason = spent.reason
-            break
-        quick = policy.first_pass(attempt, part_limits.nodes)
+            return None
+        quick = policy.first_pass(self.attempt, part_limits.nodes)
         if quick is None:
-            break
-        if finished is None and quick.attempts_share_moves:
-            finished = set()
+            self.going_on = False
+            return SolveResult(Outcome.UNKNOWN, reason=NODE_LIMIT)
+        if self.finished is None and quick.attempts_share_moves:
+            self.finished = set()
+        finished = self.finished
         remembered = 0 if finished is None else len(finished)
-        part = search(state, quick, part_limits, finished)
+        part = search(self.start, quick, replace(part_limits, table=self.table), finished)
         spent.add(part)
         if part.outcome is Outcome.WON:
-            return spent.result(Outcome.WON, part.moves)
-        reason = part.reason or "first pass exhausted"
+            return part
+        self.reason = part.reason or "first pass exhausted"
         capped = part.reason == SUBTREE_CAP
         full = remembered > 0 and part.reason == MEMORY_LIMIT  # the table the attempts share
         # Nothing left but what the attempts abandoned: forget it all and look again, deeper.
-        exhausted = abandoned and part.outcome is Outcome.LOST
+        exhausted = self.abandoned and part.outcome is Outcome.LOST
         if (full or exhausted) and finished is not None:
             finished.clear()
-            abandoned = False
-        abandoned = abandoned or (capped and finished is not None)
+            self.abandoned = False
+        self.abandoned = self.abandoned or (capped and finished is not None)
         cap = part_limits.nodes
+        budget = self.budget
         if not capped and not full and not exhausted and (
                 budget is None or cap is None or part.outcome is Outcome.LOST
                 or part.reason != NODE_LIMIT or cap < budget):
-            break
-        attempt += 1
+            self.going_on = False
+            return part
+        self.attempt += 1
         if budget is not None and not capped:
             budget = int(budget * policy.first_pass_growth)
             if policy.first_pass_most is not None:
                 budget = min(budget, policy.first_pass_most)
-    return spent.result(Outcome.UNKNOWN, reason=reason)
+            self.budget = budget
+        return part
 
 
 FIRST_BUDGET = 2_000
