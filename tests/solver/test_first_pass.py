@@ -383,35 +383,40 @@ def test_a_first_pass_forgets_at_its_own_table_limit(monkeypatch: pytest.MonkeyP
     assert passed(1_000)["peak_table"] == 1_000
 
 
-@pytest.mark.parametrize(("ruleset", "number"), [("standard", 96), ("pysolfc", 20), ("pysolfc", 43)])
+@pytest.mark.parametrize(("ruleset", "number"), [("standard", 96), ("pysolfc", 20), ("pysolfc", 86)])
 def test_a_split_first_pass_wins_as_the_series_of_its_winning_move_alone(ruleset: str, number: int) -> None:
-    """Where the position splits (Duchess before its base rank is chosen), each move starts
-    a series of attempts of its own: the series that wins (here not the first move's) plays
-    the same attempts as the first pass from the position after that move, so it wins with
-    the same line, after the other series had their turns."""
+    """Where the position splits (Duchess before its base rank is chosen), each position
+    where the split is made starts a series of attempts of its own: the series that wins
+    (here not the first one's) plays the same attempts as the first pass from that position
+    alone, so it wins with the same line, after the other series had their turns."""
     game = kibitz.game("duchess", ruleset)
     policy = policy_for(game)
     state = game.deal(number)
-    assert policy.splits_at(state)
+    leaves = search_module.split_leaves(policy, state)
+    assert leaves is not None
     limits = Limits(seconds=None, nodes=60_000)
     split = first_pass(state, policy, limits)
     assert split.outcome is Outcome.WON
     verify_win(state, split.moves)
-    first = split.moves[0]
-    assert policy.ordered_moves(state).index(first) >= 1
-    alone = first_pass(state.apply(first), policy, limits)
+    winning = [k for k, (line, _) in enumerate(leaves) if split.moves[:len(line)] == line]
+    assert len(winning) == 1 and winning[0] >= 1
+    line, leaf = leaves[winning[0]]
+    alone = first_pass(leaf, policy, limits)
     assert alone.outcome is Outcome.WON
-    assert split.moves[1:] == alone.moves
+    assert split.moves[len(line):] == alone.moves
     assert split.nodes > alone.nodes
 
 
 def test_the_series_of_a_split_first_pass_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One attempt per move in turn, in the policy's order, each series with its own budget
-    growing from the policy's first, and a table of an equal share of ``FIRST_PASS_TABLE``."""
+    """One attempt per leaf of the split in turn, in their order, each series with its own
+    budget growing from the policy's first, and a table of an equal share of
+    ``FIRST_PASS_TABLE``."""
     game = kibitz.game("duchess", "pysolfc")
     policy = policy_for(game)
     state = game.deal(20)
-    children = [state.apply(move).key for move in policy.ordered_moves(state)]
+    leaves = search_module.split_leaves(policy, state)
+    assert leaves is not None
+    children = [leaf.key for _, leaf in leaves]
     assert len(children) >= 3
     calls: list[tuple[Hashable, int | None, int | None]] = []
     search = search_module.search
@@ -431,3 +436,34 @@ def test_the_series_of_a_split_first_pass_take_turns(monkeypatch: pytest.MonkeyP
     assert [nodes for _, nodes, _ in calls[:len(children)]] == [budget] * len(children)
     grown = int(budget * policy.first_pass_growth)
     assert [nodes for _, nodes, _ in calls[len(children):2 * len(children)]] == [grown] * len(children)
+
+
+@pytest.mark.parametrize("number", [1, 3, 10])
+def test_a_split_is_made_at_the_positions_where_the_base_is_chosen(number: int) -> None:
+    """Under the pysolfc rules a reserve card may be built on the tableau before the base
+    rank is chosen: the leaves of the split are the positions that follow such builds too,
+    each once, none of them still split, each reached by its line; the first pass's series
+    start there. Under the standard rules they are the deal's moves."""
+    for ruleset in kibitz.RULESETS:
+        game = kibitz.game("duchess", ruleset)
+        policy = policy_for(game)
+        state = game.deal(number)
+        leaves = search_module.split_leaves(policy, state)
+        assert leaves is not None
+        for line, leaf in leaves:
+            assert leaf.base is not None and not policy.splits_at(leaf)
+            reached = state
+            for move in line:
+                assert move in reached.legal_moves
+                reached = reached.apply(move)
+            assert reached.key == leaf.key
+        assert len({policy.key(leaf) for _, leaf in leaves}) == len(leaves)
+        moves = policy.ordered_moves(state)
+        bases = [move for move in moves if state.apply(move).base is not None]
+        assert [line[-1] for line, _ in leaves if len(line) == 1] == bases
+        if ruleset == "standard":
+            assert bases == moves
+        else:
+            builds = [line for line, _ in leaves if len(line) > 1]
+            assert builds and all(state.apply(line[0]).base is None for line in builds)
+    assert search_module.split_leaves(policy, state.apply(bases[0])) is None

@@ -17,7 +17,7 @@ from kibitz.solver import result
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
-from kibitz.solver.search import first_pass
+from kibitz.solver.search import first_pass, split_leaves
 from kibitz.state import State
 from tests.hard_deal import HARD_DEAL
 from tests.solver.reduce import crossing_position
@@ -273,3 +273,16 @@ def _first_illegal(state: State, moves: tuple[Move, ...]) -> int | None:
             return k
         state = state.apply(move)
     return None
+
+
+def test_a_first_pass_split_below_builds_is_the_same_as_in_python(on_both: None) -> None:
+    """Duchess deals whose cards may be built on the tableau before the base rank is chosen
+    (pysolfc rules): both builds split the first pass at the same positions (``split_leaves``,
+    those that only reorder another's moves left out) and take the same turns."""
+    policy = policy_for(kibitz.game("duchess", "pysolfc"))
+    leaves = [split_leaves(policy, policy.game.deal(number)) for number in (3, 19, 31)]
+    assert all(found is not None and len(found) > 8 for found in leaves)
+    cases = [(number, nodes) for number in (3, 19, 31) for nodes in (3_000, 40_000)]
+    expected = [solved("duchess", "pysolfc", number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("duchess", "pysolfc", number, nodes) for number, nodes in cases] == expected

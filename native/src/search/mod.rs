@@ -297,22 +297,19 @@ impl Searcher<'_> {
     /// budget, or the limits are reached; an attempt that abandoned capped subtrees is
     /// followed by the next one (with the same budget), and one that found nothing left but
     /// what the attempts abandoned by the next one with their table cleared. Where the
-    /// settled board splits, each of its moves starts a series of its own, the series take
-    /// turns, one attempt each, and their tables share the first pass's limit equally
-    /// (Python's `first_pass`).
+    /// settled board splits, each board where the split is made (`split_leaves`) starts a
+    /// series of its own, the series take turns, one attempt each, and their tables share
+    /// the first pass's limit equally (Python's `first_pass`).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let table = limits.table.min(FIRST_PASS_TABLE);
         let limits = Limits { table, ..limits };
         let mut spent = Spent { started: Clock::start(limits.cpu), nodes: 0, states: 0, peak: 0 };
-        let (root, prelude) = self.settle(self.full, board);
-        let mut series = if self.is_won(&root) || !self.full.splits_at(&root) {
-            vec![Attempts::new(self.full, board.clone(), Vec::new(), table)]
-        } else {
-            let mut moves = MoveList::new();
-            self.full.ordered_moves(&root, &mut moves);
-            let share = (table / (moves.len() as u64).max(1)).max(1);
-            let line = |mv| prelude.iter().copied().chain([mv]).collect();
-            moves.iter().map(|&mv| Attempts::new(self.full, self.apply(&root, mv), line(mv), share)).collect()
+        let mut series = match self.split_leaves(board) {
+            None => vec![Attempts::new(self.full, board.clone(), Vec::new(), table)],
+            Some(leaves) => {
+                let share = (table / (leaves.len() as u64).max(1)).max(1);
+                leaves.into_iter().map(|(line, leaf)| Attempts::new(self.full, leaf, line, share)).collect()
+            }
         };
         let mut reason = reasons::NODE_LIMIT;
         while !series.is_empty() {
@@ -337,6 +334,77 @@ impl Searcher<'_> {
             series = going_on;
         }
         spent.result(Outcome::Unknown, Vec::new(), Some(reason))
+    }
+
+    /// The boards below `board` where its split is made, each with the moves to it, or
+    /// `None` where `board` does not split (Python's `split_leaves`): the moves of a split
+    /// board lead to boards that split no more, or split again and are followed in turn; a
+    /// position met twice counts once; depth first, in the policy's order of the moves.
+    fn split_leaves(&self, board: &Board) -> Option<Vec<(Vec<Move>, Board)>> {
+        let policy = self.full;
+        let (root, prelude) = self.settle(policy, board);
+        if self.is_won(&root) || !policy.splits_at(&root) {
+            return None;
+        }
+        let mut leaves = Vec::new();
+        let mut met = Table::default();
+        met.insert(policy.keys().key(&root));
+        let skip = prelude.len();
+        self.follow_split(&root, &root, skip, prelude, &mut met, &mut leaves);
+        Some(leaves)
+    }
+
+    /// The leaves below the split board `position`, reached from the first split board
+    /// `root` by `line` (after its first `skip` moves, the safe moves to `root`; see
+    /// `split_leaves`).
+    fn follow_split(
+        &self,
+        root: &Board,
+        position: &Board,
+        skip: usize,
+        line: Vec<Move>,
+        met: &mut Table,
+        leaves: &mut Vec<(Vec<Move>, Board)>,
+    ) {
+        let policy = self.full;
+        let mut moves = MoveList::new();
+        policy.ordered_moves(position, &mut moves);
+        for &mv in moves.iter() {
+            let child = self.apply(position, mv);
+            let (settled, played) = self.settle(policy, &child);
+            let key = policy.keys().key(&settled);
+            if !met.insert(key) {
+                continue;
+            }
+            let mut next = line.clone();
+            next.push(mv);
+            if !self.is_won(&settled) && policy.splits_at(&settled) {
+                next.extend(played);
+                self.follow_split(root, &settled, skip, next, met, leaves);
+            } else if !self.reached_first(root, &line[skip..], mv, key) {
+                leaves.push((next, child));
+            }
+        }
+    }
+
+    /// Whether the leaf `key`, reached from `root` by `between` and then `last`, is also
+    /// reached with `last` played earlier, after only the first `k` of `between` (Python's
+    /// `reached_first`).
+    fn reached_first(&self, root: &Board, between: &[Move], last: Move, key: Key) -> bool {
+        let policy = self.full;
+        let mut moves = MoveList::new();
+        (0..between.len()).any(|k| {
+            let mut position = root.clone();
+            for &mv in between[..k].iter().chain([last].iter()).chain(&between[k..]) {
+                moves.clear();
+                policy.ordered_moves(&position, &mut moves);
+                if !moves.contains(&mv) {
+                    return false;
+                }
+                position = self.apply(&position, mv);
+            }
+            policy.keys().key(&self.settle(policy, &position).0) == key
+        })
     }
 
     /// Makes the next attempt of `series` within what `spent` leaves of `limits`, and counts

@@ -50,8 +50,8 @@ positions, where it held 4,000,000 as Python's does (:data:`~kibitz.solver.resul
 and Duchess under the pysolfc rules proves a loss where its tableau piles hold cards that
 must reach the foundations in a circle (``policies.duchess.order_deadlocked``). Version 17
 changed only Duchess, the one game whose search splits: where the first pass's position
-splits, each of its moves starts a series of attempts of its own, and the series take turns,
-one attempt each (``search.first_pass``).)"""
+splits, each position where the base rank is chosen starts a series of attempts of its own
+(``search.split_leaves``), and the series take turns, one attempt each (``search.first_pass``).)"""
 
 
 class SolverBugError(AssertionError):

@@ -73,21 +73,19 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     through): the pass goes on with a larger budget, so larger caps, instead of ending with
     what could be the start of every winning line abandoned.
 
-    Where the position splits (``Policy.splits_at``, after its safe moves), each of its
-    moves starts a series of attempts of its own, and the series take turns, one attempt
-    each (see :class:`_Attempts`); their tables share ``FIRST_PASS_TABLE`` equally.
+    Where the position splits (``Policy.splits_at``, after its safe moves), each position
+    where the split is made (:func:`split_leaves`) starts a series of attempts of its own,
+    and the series take turns, one attempt each (see :class:`_Attempts`); their tables
+    share ``FIRST_PASS_TABLE`` equally.
     """
     table = min(limits.table_limit(native=False), FIRST_PASS_TABLE)
     spent = Budget(replace(limits, table=table))
-    prelude: list[Move] = []
-    root = settle(policy, state, prelude)
-    if state.game.is_won(root) or not policy.splits_at(root):
+    leaves = split_leaves(policy, state)
+    if leaves is None:
         series = [_Attempts(policy, state, (), table)]
     else:
-        apply = root.game.apply_unchecked
-        moves = policy.ordered_moves(root)
-        share = max(1, table // max(1, len(moves)))
-        series = [_Attempts(policy, apply(root, move), (*prelude, move), share) for move in moves]
+        share = max(1, table // max(1, len(leaves)))
+        series = [_Attempts(policy, leaf, line, share) for line, leaf in leaves]
     reason = NODE_LIMIT
     while series:
         going_on = []
@@ -104,6 +102,59 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
                 going_on.append(attempts)
         series = going_on
     return spent.result(Outcome.UNKNOWN, reason=reason)
+
+
+def split_leaves(policy: Policy, state: State) -> list[tuple[tuple[Move, ...], State]] | None:
+    """The positions below ``state`` where its split is made, each with the moves to it, or
+    ``None`` where ``state`` does not split (``Policy.splits_at``, after safe moves).
+
+    The moves of a split position lead to positions that split no more (leaves), or split
+    again (in Duchess's pysolfc rules, a card built on the tableau before the base rank is
+    chosen), whose moves are followed in turn; a position met twice counts once. Leaves
+    come depth first, in the policy's order of the moves. A leaf whose last move, played
+    earlier on its line, leads on by the same other moves to the same position is left
+    out: the leaf that move leads to there reaches everything it does (in Duchess, where
+    the base card lay on top of its reserve pile before the last builds)."""
+    prelude: list[Move] = []
+    root = settle(policy, state, prelude)
+    game = state.game
+    if game.is_won(root) or not policy.splits_at(root):
+        return None
+    apply = game.apply_unchecked
+    leaves: list[tuple[tuple[Move, ...], State]] = []
+    met = {policy.key(root)}
+
+    def follow(position: State, line: tuple[Move, ...]) -> None:
+        for move in policy.ordered_moves(position):
+            child = apply(position, move)
+            played: list[Move] = []
+            settled = settle(policy, child, played)
+            key = policy.key(settled)
+            if key in met:
+                continue
+            met.add(key)
+            if not game.is_won(settled) and policy.splits_at(settled):
+                follow(settled, (*line, move, *played))
+            elif not reached_first(line[len(prelude):], move, key):
+                leaves.append(((*line, move), child))
+
+    def reached_first(between: tuple[Move, ...], last: Move, key: Hashable) -> bool:
+        """Whether the leaf ``key``, reached from the root by ``between`` and then ``last``,
+        is also reached with ``last`` played earlier, after only the first ``k`` of
+        ``between``: every line from it is one from the leaf that ``last`` leads to there."""
+        for k in range(len(between)):
+            position = root
+            for move in (*between[:k], last, *between[k:]):
+                if move not in policy.ordered_moves(position):
+                    break
+                position = apply(position, move)
+            else:
+                if policy.key(settle(policy, position, [])) == key:
+                    return True
+        return False
+
+    follow(root, tuple(prelude))
+    return leaves
 
 
 class _Attempts:
