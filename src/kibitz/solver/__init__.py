@@ -49,9 +49,11 @@ attempt of its first pass abandons the search below a redeal after 1% of its bud
 positions, where it held 4,000,000 as Python's does (:data:`~kibitz.solver.result.NATIVE_TABLE`),
 and Duchess under the pysolfc rules proves a loss where its tableau piles hold cards that
 must reach the foundations in a circle (``policies.duchess.order_deadlocked``). Version 17
-changed only Duchess, the one game whose search splits: where the first pass's position
-splits, each position where the base rank is chosen starts a series of attempts of its own
-(``search.split_leaves``), and the series take turns, one attempt each (``search.first_pass``).)"""
+changed Duchess, the one game whose search splits: where the first pass's position splits,
+each position where the base rank is chosen starts a series of attempts of its own
+(``search.split_leaves``), and the series take turns, one attempt each (``search.first_pass``);
+and Kingsdown Eights's first pass gets 97% of the limits instead of 90%
+(``KingsdownEightsPolicy.first_pass_share``).)"""
 
 
 class SolverBugError(AssertionError):
