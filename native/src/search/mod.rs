@@ -101,6 +101,17 @@ struct Spent {
 }
 
 impl Spent {
+    fn start(cpu: bool) -> Spent {
+        Spent { started: Clock::start(cpu), nodes: 0, states: 0, peak: 0 }
+    }
+
+    /// Counts a part's nodes and positions, and its table's peak.
+    fn add(&mut self, part: &SearchResult) {
+        self.nodes += part.nodes;
+        self.states += part.states;
+        self.peak = self.peak.max(part.peak_table);
+    }
+
     /// The result of the whole search, with the parts' counters and the time since it started.
     fn result(&self, outcome: Outcome, moves: Vec<Move>, reason: Option<&'static str>) -> SearchResult {
         SearchResult {
@@ -302,8 +313,7 @@ impl Searcher<'_> {
     /// the first pass's limit equally (Python's `first_pass`).
     fn first_pass(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let table = limits.table.min(FIRST_PASS_TABLE);
-        let limits = Limits { table, ..limits };
-        let mut spent = Spent { started: Clock::start(limits.cpu), nodes: 0, states: 0, peak: 0 };
+        let mut spent = Spent::start(limits.cpu);
         let mut series = match self.split_leaves(board) {
             None => vec![Attempts::new(self.full, board.clone(), Vec::new(), table)],
             Some(leaves) => {
@@ -451,9 +461,7 @@ impl Searcher<'_> {
         let remembered = series.finished.as_ref().map_or(0, |table| table.len());
         let part_limits = Limits { seconds, nodes: cap, table: series.table, ..limits };
         let part = self.search(&series.start, quick, part_limits, series.finished.as_mut());
-        spent.nodes += part.nodes;
-        spent.states += part.states;
-        spent.peak = spent.peak.max(part.peak_table);
+        spent.add(&part);
         if part.outcome == Outcome::Won {
             return Ok(part);
         }
@@ -513,45 +521,33 @@ impl Searcher<'_> {
         limits: Limits,
         mut finished: Option<&mut Table>,
     ) -> SearchResult {
-        let started = Clock::start(limits.cpu);
-        let (mut nodes, mut states, mut peak) = (0u64, 0u64, 0u64);
+        let mut spent = Spent::start(limits.cpu);
         let mut first = MoveList::new();
         policy.ordered_moves(root, &mut first);
         let mut alternatives: Vec<(Move, Board)> = first.into_iter().map(|mv| (mv, self.apply(root, mv))).collect();
         let mut budget = FIRST_BUDGET;
-        let done = |outcome, moves, reason, nodes, states, peak| SearchResult {
-            outcome,
-            moves,
-            reason,
-            nodes,
-            states,
-            seconds: started.elapsed(),
-            peak_table: peak,
-        };
         while !alternatives.is_empty() {
             let mut still_open = Vec::new();
             for (mv, child) in alternatives {
-                let seconds = started.left(limits.seconds);
+                let seconds = spent.started.left(limits.seconds);
                 if seconds.is_some_and(|s| s <= 0.0) {
-                    return done(Outcome::Unknown, Vec::new(), Some(reasons::TIME_LIMIT), nodes, states, peak);
+                    return spent.result(Outcome::Unknown, Vec::new(), Some(reasons::TIME_LIMIT));
                 }
-                let left = limits.nodes.map(|n| n as i64 - nodes as i64);
+                let left = limits.nodes.map(|n| n as i64 - spent.nodes as i64);
                 if left.is_some_and(|l| l <= 0) {
-                    return done(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT), nodes, states, peak);
+                    return spent.result(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT));
                 }
                 let cap = left.map_or(budget, |l| budget.min(l as u64));
                 let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), ..limits }, finished.as_deref_mut());
-                nodes += part.nodes;
-                states += part.states;
-                peak = peak.max(part.peak_table);
+                spent.add(&part);
                 match part.outcome {
                     Outcome::Won => {
                         let moves = prelude.iter().copied().chain([mv]).chain(part.moves).collect();
-                        return done(Outcome::Won, moves, None, nodes, states, peak);
+                        return spent.result(Outcome::Won, moves, None);
                     }
                     Outcome::Unknown => {
                         if part.reason != Some(reasons::NODE_LIMIT) || cap < budget {
-                            return done(Outcome::Unknown, Vec::new(), part.reason, nodes, states, peak);
+                            return spent.result(Outcome::Unknown, Vec::new(), part.reason);
                         }
                         still_open.push((mv, child));
                     }
@@ -561,7 +557,7 @@ impl Searcher<'_> {
             alternatives = still_open;
             budget *= 4;
         }
-        done(Outcome::Lost, Vec::new(), None, nodes, states, peak)
+        spent.result(Outcome::Lost, Vec::new(), None)
     }
 
     /// Probe `attempt` from `root` (`Policy::probe`): a winning line if found, and the moves

@@ -79,7 +79,7 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     share ``FIRST_PASS_TABLE`` equally.
     """
     table = min(limits.table_limit(native=False), FIRST_PASS_TABLE)
-    spent = Budget(replace(limits, table=table))
+    spent = Budget(limits)  # each series searches with its own table limit
     leaves = split_leaves(policy, state)
     if leaves is None:
         series = [_Attempts(policy, state, (), table)]
