@@ -36,6 +36,15 @@ def _record(signum: int, frame: FrameType | None) -> None:
     _requested = True
 
 
+def record(signum: int) -> None:
+    """Have the signal ``signum`` record a stop request (:func:`requested`) instead of taking
+    its own action, from now on: how a study's worker hears that it should stop after the
+    deal in hand (``kibitz.study.runner.STOP_SIGNAL``). Outside :func:`deferred` the request
+    is never cleared: a search stops at its next clock reading with the reason
+    :data:`INTERRUPTED`, and ``solve`` returns that result."""
+    signal.signal(signum, _record)
+
+
 _deferring = False
 """Whether a :func:`deferred` block is open (SIGTERM is then recorded, not raised)."""
 

@@ -60,15 +60,20 @@ def play_batch(game: str, ruleset: str, agent: str, setting: str, seed: int, dea
     import kibitz
     from kibitz.agents import HINT, SETTINGS, agent as make_agent
     from kibitz.agents.play import play_out
+    from kibitz.solver import interrupts
     playable = kibitz.game(game, ruleset)
     agent_version, solver_version, rules_version = versions_of(game, ruleset, agent)
     stored_setting = setting_of(agent, setting)
     rows = []
     for number in deals:
+        if interrupts.requested():  # told to stop (runner.leave_interrupts_to_the_coordinator)
+            break
         player = make_agent(agent, SETTINGS.get(setting, HINT))
         started = time.process_time()
         outcome = play_out(playable.deal(number), player, generator(seed, number))
         seconds = time.process_time() - started
+        if interrupts.requested():
+            break  # the game in hand: an agent's searches may have been cut short
         rows.append(Play(game, ruleset, agent, stored_setting, seed, number, outcome.won, outcome.end,
                          len(outcome.moves), seconds, agent_version, solver_version, rules_version,
                          kibitz.__version__))

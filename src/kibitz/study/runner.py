@@ -1,7 +1,8 @@
 """Run a study: solve a range of deals in batches, locally or on Ray, storing each result.
 
 Workers solve batches and send rows back; only the coordinating process writes to the
-store, one transaction per batch, so an interrupted study keeps every finished batch.
+store, one transaction per batch, so an interrupted study keeps every finished batch, and
+the finished deals of the batches in hand (the workers hand them in when told to stop).
 
 The runners are not tied to solving: a :class:`Plan` names its :class:`Job`, the function a
 worker runs on a batch of deals (:class:`SolveJob` for a study; the odds,
@@ -25,6 +26,12 @@ MAX_BATCH = 200
 MAX_BATCH_SECONDS = 300.0
 """Most seconds a task may take when every deal in it reaches the time limit: progress is
 shown and stored batch by batch, so a batch of hard deals must not hold it back for long."""
+STOP_SIGNAL = signal.SIGUSR1
+"""The signal by which an interrupted study's coordinator tells its workers to stop after
+the deal in hand and hand in the rest of their batch (:func:`run_local`)."""
+STOP_SECONDS = 10.0
+"""How long a stopping worker may take to hand in its batch: a search stops at its next
+clock reading, a few milliseconds, but a winning line is still replayed."""
 MANAGER_JOIN_SECONDS = 5.0
 """How long an interrupted process pool may take to notice that its workers ended."""
 
@@ -123,10 +130,15 @@ def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | 
     """Solve each deal of a batch (runs in a worker process), ``timeout`` seconds on ``clock``."""
     import kibitz
     from kibitz.solver import SOLVER_VERSION, Limits, solve
+    from kibitz.solver import interrupts
     playable = kibitz.game(game, ruleset)
-    rows = []
+    rows: list[Row] = []
     for number in deals:
+        if interrupts.requested():  # told to stop (see leave_interrupts_to_the_coordinator)
+            break
         result = solve(playable.deal(number), Limits(seconds=timeout, nodes=nodes, clock=clock))
+        if result.reason == interrupts.INTERRUPTED:
+            break  # the deal in hand: not a result
         rows.append(Row(game, ruleset, number, result.outcome.value, result.reason,
                         tuple(str(m) for m in result.moves), result.nodes, result.states,
                         result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes, clock))
@@ -137,11 +149,16 @@ def leave_interrupts_to_the_coordinator() -> None:
     """Worker start-up: ignore Ctrl-C, which a terminal sends to every process of its group.
     The coordinating process stores what is finished and ends the workers itself; a worker
     interrupted inside compiled code (``kibitz.compiled``) could otherwise abort with a
-    misleading message. SIGTERM ends a worker at once, as by default: a forked worker would
-    otherwise keep the coordinator's handler (``interrupts.terminate_as_interrupt``) and
-    print a traceback when ``kill`` reaches the whole process group."""
+    misleading message. :data:`STOP_SIGNAL` records a stop request instead
+    (``interrupts.record``): the job stops after the deal in hand (whose search stops at
+    once) and returns the rows it has. SIGTERM ends a worker at once, as by default: a
+    forked worker would otherwise keep the coordinator's handler
+    (``interrupts.terminate_as_interrupt``) and print a traceback when ``kill`` reaches the
+    whole process group."""
+    from kibitz.solver import interrupts
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    interrupts.record(STOP_SIGNAL)
 
 
 def batches(deals: Sequence[int], size: int) -> Iterator[list[int]]:
@@ -238,8 +255,8 @@ def run_local(plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[R
             deliver(rows)
         return
     executor = ProcessPoolExecutor(max_workers=workers, initializer=leave_interrupts_to_the_coordinator)
+    pending: set[Future[list[RowT]]] = set()
     try:
-        pending: set[Future[list[RowT]]] = set()
         queue = iter(work)
         for batch in queue:
             pending.add(executor.submit(run_job, job, batch))
@@ -253,21 +270,41 @@ def run_local(plan: Plan[RowT], work: list[list[int]], deliver: Callable[[list[R
                 if following is not None:
                     pending.add(executor.submit(run_job, job, following))
     except BaseException:
-        # Stop at once: cancel what has not started and end the workers' current deals.
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        # The pool's manager thread, taken before shutdown() forgets it.
-        manager = getattr(executor, "_executor_manager_thread", None)
-        executor.shutdown(wait=False, cancel_futures=True)
+        stop_workers(executor, pending, deliver)
+        raise
+    executor.shutdown()
+
+
+def stop_workers(executor: ProcessPoolExecutor, pending: set[Future[list[RowT]]],
+                 deliver: Callable[[list[RowT]], None]) -> None:
+    """Stop an interrupted pool at once: cancel the batches not started, tell the workers to
+    stop after the deal in hand (:data:`STOP_SIGNAL`), deliver what they hand in within
+    :data:`STOP_SECONDS`, and end them."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    # The pool's manager thread, taken before shutdown() forgets it.
+    manager = getattr(executor, "_executor_manager_thread", None)
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.pid is not None and process.is_alive():
+            try:
+                os.kill(process.pid, STOP_SIGNAL)
+            except ProcessLookupError:
+                pass
+    try:
+        handing_in = {future for future in pending if not future.cancelled()}
+        finished = wait(handing_in, timeout=STOP_SECONDS).done if handing_in else set()
+        for future in finished:
+            if not future.cancelled() and future.exception() is None and future.result():
+                deliver(future.result())
+    finally:
         for process in processes:
             process.terminate()
         # Let the manager thread see its workers end and close its wake-up pipe before the
-        # interpreter's exit hook writes to that pipe: the hook checks that the pipe is
-        # open and then writes, so a close in between printed "Bad file descriptor" after
-        # Ctrl-C under load.
+        # interpreter's exit hook writes to that pipe: the hook checks that the pipe is open
+        # and then writes, so a close in between printed "Bad file descriptor" after Ctrl-C
+        # under load.
         if manager is not None:
             manager.join(timeout=MANAGER_JOIN_SECONDS)
-        raise
-    executor.shutdown()
 
 
 PlanT = TypeVar("PlanT", bound=Plan[Any])
