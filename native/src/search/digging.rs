@@ -18,6 +18,7 @@ use crate::generate::{CardMove, Move, MoveList};
 use crate::search::noise::SplitMix64;
 use crate::search::policy::{Canonical, Policy};
 use crate::search::random::crc32;
+use crate::spec::has;
 
 /// Depth given to a pile that holds no card a foundation takes now.
 const NOT_WANTED: f64 = 99.0;
@@ -92,12 +93,20 @@ impl Policy for Digging<'_> {
         let by_depth = !(self.attempt > 0 && self.full.spec.random_restarts);
         let uncovers = self.full.spec.first_pass_uncovers;
         let wanted = if by_depth || uncovers { self.wanted(board) } else { 0 };
-        let mut depths = [if by_depth { CELL_DEPTH } else { 0.0 }; crate::spec::MAX_PILES];
-        if by_depth {
-            for &pile in &self.full.spec.dig_sources {
-                depths[pile] = Self::depth(board.pile(pile), wanted);
+        // Each source's depth, found when a move from it is first ranked (NaN: not yet).
+        let mut depths = [f64::NAN; crate::spec::MAX_PILES];
+        let mut depth_of = |pile: usize| -> f64 {
+            if depths[pile].is_nan() {
+                depths[pile] = if !by_depth {
+                    0.0
+                } else if has(self.full.dig_source_set, pile) {
+                    Self::depth(board.pile(pile), wanted)
+                } else {
+                    CELL_DEPTH
+                };
             }
-        }
+            depths[pile]
+        };
         let mut noise = (self.attempt > 0).then(|| {
             // The piles joined by 0xff, as Python hashes them (on the stack up to 256 bytes).
             let piles = board.piles();
@@ -134,7 +143,7 @@ impl Policy for Digging<'_> {
                 Move::Cards(m) if uncovers && self.uncovers_nothing(board, m, wanted) => {}
                 Move::Cards(m) if self.full.is_foundation(m.target.into()) => ranked.push((0, 0, n, mv)),
                 Move::Cards(m) => {
-                    let mut score = depths[usize::from(m.source)];
+                    let mut score = depth_of(usize::from(m.source));
                     if let Some(noise) = noise.as_mut() {
                         score += noise.random() * DIG_NOISE;
                     }

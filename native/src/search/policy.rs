@@ -239,6 +239,15 @@ const fn odd_factors<const N: usize>(first: u64) -> [u128; N] {
 /// piles its moves changed.
 pub type PileHashes = [Key; MAX_PILES];
 
+/// Appends the moves of `ranked` to `moves` by class, lowest first, each class in its order
+/// in `ranked` (a stable sort by class; classes are below 8).
+fn extend_by_class(moves: &mut MoveList, ranked: &[(u8, Move)]) {
+    let present = ranked.iter().fold(0u8, |classes, &(class, _)| classes | 1 << class);
+    for class in (0..8).filter(|&class| present & 1 << class != 0) {
+        moves.extend(ranked.iter().filter(|&&(c, _)| c == class).map(|&(_, mv)| mv));
+    }
+}
+
 /// The full canonical policy of a game (`CanonicalPolicy` and its subclasses).
 pub struct Canonical {
     pub game: Spec,
@@ -269,6 +278,8 @@ pub struct Canonical {
     hashed: Vec<usize>,
     /// The same piles, as a mask.
     hashed_set: u32,
+    /// The digging first pass's sources (`PolicySpec::dig_sources`), as a mask.
+    pub dig_source_set: u32,
 }
 
 impl Canonical {
@@ -320,6 +331,7 @@ impl Canonical {
         let waste = (0..piles).find(|&k| game.kinds[k] == Kind::Waste);
         let hashed: Vec<usize> = std::iter::once(game.stock).chain(waste).chain(tableau.iter().copied()).chain(reserve.iter().copied()).collect();
         Ok(Canonical {
+            dig_source_set: mask(spec.dig_sources.iter().copied()),
             hashed_set: mask(hashed.iter().copied()),
             hashed,
             as_final,
@@ -535,8 +547,7 @@ impl Canonical {
                 ranked.push((other, mv));
             }
         }
-        ranked.sort_by_key(|&(class, _)| class);
-        moves.extend(ranked.iter().map(|&(_, mv)| mv));
+        extend_by_class(moves, &ranked);
     }
 
     /// `(m(black), m(red))`: the shortest foundation of each colour (Kingsdown Eights).
@@ -592,8 +603,7 @@ impl Canonical {
                 ranked.push((if has(self.reserve_set, source) { FROM_RESERVE } else { BUILD }, mv));
             }
         }
-        ranked.sort_by_key(|&(class, _)| class);
-        moves.extend(ranked.iter().map(|&(_, mv)| mv));
+        extend_by_class(moves, &ranked);
     }
 
     fn duchess_safe(&self, board: &Board) -> Option<Move> {
