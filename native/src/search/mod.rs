@@ -81,6 +81,21 @@ pub struct SearchResult {
     pub peak_table: u64,
 }
 
+impl SearchResult {
+    /// This result of a search that followed `earlier` in one solve, with the counters of
+    /// both: nodes, positions and seconds added, the larger peak of the table (Python's
+    /// `SolveResult.following`).
+    fn following(self, earlier: &SearchResult) -> SearchResult {
+        SearchResult {
+            nodes: self.nodes + earlier.nodes,
+            states: self.states + earlier.states,
+            seconds: self.seconds + earlier.seconds,
+            peak_table: self.peak_table.max(earlier.peak_table),
+            ..self
+        }
+    }
+}
+
 /// The moves from one position on the search path to the next: the move tried and the safe
 /// moves after it.
 type Line = SmallVec<[Move; 8]>;
@@ -295,12 +310,7 @@ impl Searcher<'_> {
             nodes: limits.nodes.map(|n| n.saturating_sub(first.nodes).max(1)),
             ..limits
         };
-        let mut result = self.search(board, full, rest, None);
-        result.nodes += first.nodes;
-        result.seconds += first.seconds;
-        result.states += first.states;
-        result.peak_table = result.peak_table.max(first.peak_table);
-        result
+        self.search(board, full, rest, None).following(&first)
     }
 
     /// The first pass: attempts with a node budget growing by the policy's
