@@ -28,7 +28,7 @@ MAX_BATCH_SECONDS = 300.0
 shown and stored batch by batch, so a batch of hard deals must not hold it back for long."""
 STOP_SIGNAL = signal.SIGUSR1
 """The signal by which an interrupted study's coordinator tells its workers to stop after
-the deal in hand and hand in the rest of their batch (:func:`run_local`)."""
+the deal in hand and hand in the rest of their batch (:func:`stop_workers`)."""
 STOP_SECONDS = 10.0
 """How long a stopping worker may take to hand in its batch: a search stops at its next
 clock reading, a few milliseconds, but a winning line is still replayed."""
@@ -129,8 +129,7 @@ def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | 
                 nodes: int | None = None, clock: str = "wall") -> list[Row]:
     """Solve each deal of a batch (runs in a worker process), ``timeout`` seconds on ``clock``."""
     import kibitz
-    from kibitz.solver import SOLVER_VERSION, Limits, solve
-    from kibitz.solver import interrupts
+    from kibitz.solver import SOLVER_VERSION, Limits, interrupts, solve
     playable = kibitz.game(game, ruleset)
     rows: list[Row] = []
     for number in deals:
@@ -294,8 +293,10 @@ def stop_workers(executor: ProcessPoolExecutor, pending: set[Future[list[RowT]]]
         handing_in = {future for future in pending if not future.cancelled()}
         finished = wait(handing_in, timeout=STOP_SECONDS).done if handing_in else set()
         for future in finished:
-            if not future.cancelled() and future.exception() is None and future.result():
-                deliver(future.result())
+            if future.cancelled() or future.exception() is not None:
+                continue  # a worker that died: its batch is solved again on the next run
+            if rows := future.result():
+                deliver(rows)
     finally:
         for process in processes:
             process.terminate()
