@@ -14,6 +14,7 @@ from kibitz import native
 from kibitz.moves import Move
 from kibitz.solver import Limits, Outcome, SolverBugError, solve, verify_win
 from kibitz.solver import result
+from kibitz.solver import native_search
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
@@ -286,3 +287,21 @@ def test_a_first_pass_split_below_builds_is_the_same_as_in_python(on_both: None)
     expected = [solved("duchess", "pysolfc", number, nodes) for number, nodes in cases]
     native.use("native")
     assert [solved("duchess", "pysolfc", number, nodes) for number, nodes in cases] == expected
+
+
+@pytest.mark.parametrize("nested_from", [0, 4_000])
+def test_a_first_pass_with_nested_deal_caps_is_the_same_as_in_python(
+        nested_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kingsdown Eights with the nested share of its deal caps (``first_pass_nested_cap``)
+    from the first node, or from a point the pass reaches after a few attempts: both builds
+    cap the last deal alike, and the share changes what the Python search does."""
+    policy = policy_for(kibitz.game("kingsdown-eights"))
+    monkeypatch.setattr(policy, "first_pass_nested_from", nested_from)
+    monkeypatch.setattr(native_search, "_SEARCHES", {})  # the native spec is read afresh
+    cases = [(2, 20_000), (91, 6_000), (187, 20_000), (20021, 25_000)]
+    expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
+    native.use("python")
+    monkeypatch.setattr(policy, "first_pass_nested_cap", None)
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected

@@ -334,7 +334,7 @@ class RestartsCapped(Policy):
         super().__init__(game)
         self.attempts: list[int] = []
 
-    def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
+    def first_pass(self, attempt: int = 0, nodes: int | None = None, spent: int = 0) -> Policy | None:
         self.attempts.append(attempt)
         return CapsEverything(self.game, 1 << attempt)
 

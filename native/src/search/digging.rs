@@ -8,7 +8,8 @@
 //! the first give every move depth 0, so that the noise alone orders them. Where the policy
 //! says `first_pass_uncovers`, a move between two non-empty tableau piles is played only when
 //! it uncovers a card some foundation takes now. With a deal cap,
-//! an attempt abandons the search below a deal after that many nodes.
+//! an attempt abandons the search below a deal after that many nodes, and with a nested cap,
+//! below a deal inside such a subtree after that share of what the subtree has left, if sooner.
 
 use smallvec::SmallVec;
 
@@ -37,6 +38,9 @@ pub struct Digging<'a> {
     /// Most nodes searched below a redeal (the policy's `first_pass_redeal_cap` of the
     /// attempt's budget), or none.
     pub redeal_cap: Option<u64>,
+    /// The share of what the enclosing capped subtree has left that a capped subtree inside
+    /// it gets at most (Python's `Digging.nested_cap`), or none.
+    pub nested_cap: Option<f64>,
 }
 
 impl Digging<'_> {
@@ -170,6 +174,10 @@ impl Policy for Digging<'_> {
 
     fn caps_subtrees(&self) -> bool {
         self.deal_cap.is_some() || self.redeal_cap.is_some()
+    }
+
+    fn nested_cap(&self) -> Option<f64> {
+        self.nested_cap
     }
 
     fn subtree_budget(&self, parent: &Board, child: &Board) -> Option<u64> {

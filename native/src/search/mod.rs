@@ -458,7 +458,8 @@ impl Searcher<'_> {
                 let spec = &self.full.spec;
                 let redeal_share = spec.first_pass_redeal_cap.filter(|_| attempt % 2 == 1);
                 let (deal_cap, redeal_cap) = (of(spec.first_pass_deal_cap), of(redeal_share));
-                digging = Digging { full: self.full, attempt, deal_cap, redeal_cap };
+                let nested_cap = spec.first_pass_nested_cap.filter(|_| spent.nodes >= spec.first_pass_nested_from);
+                digging = Digging { full: self.full, attempt, deal_cap, redeal_cap, nested_cap };
                 &digging
             }
         };
@@ -632,6 +633,7 @@ impl Searcher<'_> {
             return done(Outcome::Lost, Vec::new(), None, nodes, seen);
         }
         let caps = policy.caps_subtrees();
+        let nested = policy.nested_cap();
         let mut abandoned = false;
         let mut probes = 0u64;
         if let Some(probe) = policy.probe() {
@@ -732,7 +734,11 @@ impl Searcher<'_> {
             let frame = frames.last().expect("the frame whose move was tried");
             let mut abandon_after = frame.abandon_after;
             if caps {
-                if let Some(budget) = policy.subtree_budget(&frame.board, &child) {
+                if let Some(mut budget) = policy.subtree_budget(&frame.board, &child) {
+                    if let (Some(after), Some(share)) = (abandon_after, nested) {
+                        // As Python computes it: int(max(0, after - nodes) * share).
+                        budget = budget.min((after.saturating_sub(nodes) as f64 * share) as u64);
+                    }
                     let until = nodes.saturating_add(budget);
                     if abandon_after.is_none_or(|after| until < after) {
                         abandon_after = Some(until);

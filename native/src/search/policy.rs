@@ -145,6 +145,14 @@ pub struct PolicySpec {
     /// redeal, in odd attempts only (Python's `first_pass_redeal_cap`).
     #[serde(default)]
     pub first_pass_redeal_cap: Option<f64>,
+    /// Share of what an enclosing capped subtree has left that a capped subtree inside it
+    /// gets at most, once the first pass has searched `first_pass_nested_from` nodes
+    /// (Python's `first_pass_nested_cap`).
+    #[serde(default)]
+    pub first_pass_nested_cap: Option<f64>,
+    /// Nodes the first pass searches before `first_pass_nested_cap` applies.
+    #[serde(default)]
+    pub first_pass_nested_from: u64,
     /// Whether the digging pass plays a move between two non-empty tableau piles only when
     /// it uncovers a card some foundation takes now (Python's `first_pass_uncovers`).
     #[serde(default)]
@@ -199,6 +207,11 @@ pub trait Policy {
     /// Whether the search asks [`Policy::subtree_budget`].
     fn caps_subtrees(&self) -> bool {
         false
+    }
+    /// The share of what the innermost capped subtree holding a position has left that a
+    /// capped subtree below it gets at most (Python's `Policy.nested_cap`), if any.
+    fn nested_cap(&self) -> Option<f64> {
+        None
     }
     /// What the search plays as probes, if anything (the full policy's only).
     fn probe(&self) -> Option<Probe<'_>> {

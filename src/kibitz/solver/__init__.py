@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 17
+SOLVER_VERSION = 18
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -53,7 +53,10 @@ changed Duchess, the one game whose search splits: where the first pass's positi
 each position where the base rank is chosen starts a series of attempts of its own
 (``search.split_leaves``), and the series take turns, one attempt each (``search.first_pass``);
 and Kingsdown Eights's first pass gets 97% of the limits instead of 90%
-(``KingsdownEightsPolicy.first_pass_share``).)"""
+(``KingsdownEightsPolicy.first_pass_share``). Version 18 changed only Kingsdown Eights, the
+one game with a deal cap: once its first pass has searched 2,000,000 nodes, a deal below
+another deal gets at most a quarter of what the outer deal's subtree has left
+(``Policy.first_pass_nested_cap``).)"""
 
 
 class SolverBugError(AssertionError):

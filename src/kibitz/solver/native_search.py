@@ -161,6 +161,8 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "first_pass_most": policy.first_pass_most,
         "first_pass_deal_cap": policy.first_pass_deal_cap,
         "first_pass_redeal_cap": policy.first_pass_redeal_cap,
+        "first_pass_nested_cap": policy.first_pass_nested_cap,
+        "first_pass_nested_from": policy.first_pass_nested_from,
         "first_pass_uncovers": policy.first_pass_uncovers,
         "first_pass_final": policy.first_pass_final,
         "dig_sources": list(policy.dig_sources.values()),

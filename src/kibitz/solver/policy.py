@@ -40,6 +40,19 @@ class Policy:
     """Share of a first-pass attempt's node budget after which the digging pass abandons the
     search below a redeal (the next round begins), in every other attempt (the odd ones), so
     that the attempts between still search each round to the end; ``None``: no such cap."""
+    first_pass_nested_cap: float | None = None
+    """Share of what an enclosing capped subtree has left that a capped subtree inside it
+    gets at most (``nested_cap`` of the digging pass's attempts), in the attempts made after
+    the first pass has searched :attr:`first_pass_nested_from` nodes; ``None``: no such
+    share. Without it, the first deal's cap and the last deal's are the same share of the
+    attempt's budget, so the first position after the last deal that an attempt reaches
+    below a first deal takes the whole of that deal's budget."""
+    first_pass_nested_from = 0
+    """Nodes the first pass searches before :attr:`first_pass_nested_cap` applies."""
+    nested_cap: float | None = None
+    """In a first-pass attempt: the share of what the innermost capped subtree holding a
+    position has left that a capped subtree below that position gets at most
+    (:func:`kibitz.solver.search.search`); ``None``: subtrees get their own budgets alone."""
     first_pass_uncovers = False
     """Whether the digging first pass plays a move between two non-empty tableau piles only
     when the card it leaves on top of its source is one that some foundation takes now
@@ -114,13 +127,14 @@ class Policy:
         """
         return None
 
-    def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
+    def first_pass(self, attempt: int = 0, nodes: int | None = None, spent: int = 0) -> Policy | None:
         """An optional policy for a quick first search that may only find wins.
 
         It may drop any moves (it proves nothing); a win it finds is replayed like any
         other, and when it finds none the full search runs with the remaining budget.
         With :attr:`first_pass_budget` set, the first pass is a series of restarts:
         ``attempt`` counts them, and each attempt should order its moves differently.
-        ``nodes`` is the node budget of the attempt, when it has one.
+        ``nodes`` is the node budget of the attempt, when it has one; ``spent`` the nodes
+        the first pass searched before it.
         """
         return None

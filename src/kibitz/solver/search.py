@@ -186,7 +186,7 @@ class _Attempts:
         part_limits = spent.remaining(self.budget)
         if part_limits is None:
             return None
-        quick = policy.first_pass(self.attempt, part_limits.nodes)
+        quick = policy.first_pass(self.attempt, part_limits.nodes, spent.nodes)
         if quick is None:
             self.going_on = False
             return SolveResult(Outcome.UNKNOWN, reason=NODE_LIMIT)
@@ -290,6 +290,7 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
     known = len(seen)
     nodes = 0
     caps = policy.caps_subtrees
+    nested = policy.nested_cap
     abandoned = False
     frames: list[_Frame] = []
 
@@ -364,6 +365,8 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
         abandon_after = frame.abandon_after
         if caps:
             budget = policy.subtree_budget(frame.state, child)
+            if budget is not None and abandon_after is not None and nested is not None:
+                budget = min(budget, int(max(0, abandon_after - nodes) * nested))
             if budget is not None and (abandon_after is None or nodes + budget < abandon_after):
                 abandon_after = nodes + budget
         frames.append(_Frame(child, key, policy.ordered_moves(child), line, abandon_after))

@@ -151,10 +151,11 @@ class CanonicalPolicy(Policy):
         waste = piles[game.waste] if game.waste is not None else b""
         return b"\xff".join([head, piles[game.stock], waste, *tableau, *reserve])
 
-    def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
+    def first_pass(self, attempt: int = 0, nodes: int | None = None, spent: int = 0) -> Policy | None:
         """Attempt ``attempt`` of the digging first pass, when the game ``digs_first``, with
         its caps below a deal and, in odd attempts, below a redeal (``first_pass_deal_cap``
-        and ``first_pass_redeal_cap`` of ``nodes``) where the policy has them."""
+        and ``first_pass_redeal_cap`` of ``nodes``) where the policy has them, and the
+        ``first_pass_nested_cap`` share once ``spent`` reaches ``first_pass_nested_from``."""
         if not self.digs_first:
             return None
 
@@ -162,7 +163,8 @@ class CanonicalPolicy(Policy):
             return None if share is None or nodes is None else int(nodes * share)
 
         redeal_share = self.first_pass_redeal_cap if attempt % 2 == 1 else None
-        return Digging(self, attempt, cap(self.first_pass_deal_cap), cap(redeal_share))
+        nested = self.first_pass_nested_cap if spent >= self.first_pass_nested_from else None
+        return Digging(self, attempt, cap(self.first_pass_deal_cap), cap(redeal_share), nested)
 
 
 class OverFull(Policy):
@@ -206,7 +208,8 @@ class Digging(OverFull):
     piles is played only when it uncovers a card that some foundation takes now.
 
     With ``deal_cap`` set, the attempt abandons the search below a deal after that many
-    nodes (``subtree_budget``). An abandoned position stays among those the attempts
+    nodes (``subtree_budget``), and with ``nested_cap`` set, below a deal inside such a
+    subtree after that share of what the subtree has left, if sooner. An abandoned position stays among those the attempts
     searched through, so later attempts do not come back to it: each way of reaching a
     deal gets one capped look, and the pass moves on to other ways of playing before it.
     """
@@ -214,7 +217,7 @@ class Digging(OverFull):
     attempts_share_moves = True
 
     def __init__(self, full: CanonicalPolicy, attempt: int, deal_cap: int | None = None,
-                 redeal_cap: int | None = None) -> None:
+                 redeal_cap: int | None = None, nested_cap: float | None = None) -> None:
         super().__init__(full)
         self.canonical = full
         """The full policy, with its digging tables."""
@@ -223,6 +226,9 @@ class Digging(OverFull):
         """Most nodes searched below a deal, or ``None``."""
         self.redeal_cap = redeal_cap
         """Most nodes searched below a redeal, or ``None``."""
+        self.nested_cap = nested_cap
+        """The share of what the enclosing capped subtree has left that a capped subtree
+        inside it gets at most (``Policy.nested_cap``), or ``None``."""
         self.caps_subtrees = deal_cap is not None or redeal_cap is not None
         self._stock = full.game.stock
         self._tableau = {full.game.piles[i].name: i for i in full.game.tableau}

@@ -82,6 +82,22 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     46; at 4,500,000 nodes (about 10 s), 36 of 102,001-104,000 against 36, with 19% fewer
     nodes over the deals won. Forgetting the abandoned positions, so that later attempts
     may come back to them, did worse (10%: 43 of 81,001-82,000)."""
+    first_pass_nested_cap: float | None = 0.25
+    first_pass_nested_from = 2_000_000
+    """Since solver version 18: once the first pass has searched 2,000,000 nodes (about 2.5 s),
+    the last deal's subtree gets at most a quarter of what the first deal's subtree has
+    left. Before, both caps were a quarter of the attempt's budget, so the first position
+    after the last deal that an attempt reached below a first deal took all of that deal's
+    budget: in deal 23,749 each attempt searched below the same two or three positions
+    after the last deal and then found nothing else to search, though 141 of 200 positions
+    after the last deal drawn at random from its 61,991 are won within 300,000 nodes each.
+    Only deals the pass has not won by then change. On the 33 tuning deals that version 14
+    left undecided, at 10 s of processor time: 12 won against 6 (from 300,000 nodes: 15;
+    shares of 0.1 and 0.5: 13 and 12). On the 308 deals of 52,001-60,000 that version 14
+    left undecided or decided after 300,000 nodes or more: 10 undecided, against 12 from
+    300,000 nodes and 13 with version 17; from 300,000 nodes, 7 of version 17's 13 were
+    won and 6 others it had won were not, so the later start keeps the wins of the
+    first 2.5 s as they were."""
     # Not adopted: attempts of 1,000 nodes times the Luby sequence (1, 1, 2, 1, 1, 2, 4,
     # ...). On 30 deals of 22,861-26,500 that version 11 left undecided at 10 s and 30 it won
     # in 2-10 s, 4,000,000 nodes each, they won 8 and 29 against 1 and 30 (a cap of 50,000

@@ -268,7 +268,7 @@ class TournamentPolicy(CanonicalPolicy):
 
     # -- first pass ----------------------------------------------------------------
 
-    def first_pass(self, attempt: int = 0, nodes: int | None = None) -> Policy | None:
+    def first_pass(self, attempt: int = 0, nodes: int | None = None, spent: int = 0) -> Policy | None:
         """The search with each new round capped (see :class:`CappedRounds`)."""
         return CappedRounds(self._first_pass_policy, attempt)
 
