@@ -29,8 +29,9 @@ pub mod binding;
 /// The version of the spec format and of the interface: `kibitz.native` refuses a module of
 /// another version (2: `Search.solve` takes the clock of its time limit; 3: a policy may cap
 /// the digging first pass below a deal, `first_pass_deal_cap`; 4: and below a redeal,
-/// `first_pass_redeal_cap`; 5: Duchess's proof of loss, with the rules' `tableau_order_kept`; 6: a nested share of
-/// the digging pass's caps, `first_pass_nested_cap` and `first_pass_nested_from`).
+/// `first_pass_redeal_cap`; 5: Duchess's proof of loss, with the rules' `tableau_order_kept`;
+/// 6: a nested share of the digging pass's caps, `first_pass_nested_cap` and
+/// `first_pass_nested_from`).
 pub const SPEC_VERSION: u32 = 6;
 
 #[cfg(feature = "python")]

@@ -365,9 +365,10 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
         abandon_after = frame.abandon_after
         if caps:
             budget = policy.subtree_budget(frame.state, child)
-            if budget is not None and abandon_after is not None and nested is not None:
-                budget = min(budget, int(max(0, abandon_after - nodes) * nested))
-            if budget is not None and (abandon_after is None or nodes + budget < abandon_after):
-                abandon_after = nodes + budget
+            if budget is not None:
+                if abandon_after is not None and nested is not None:
+                    budget = min(budget, int(max(0, abandon_after - nodes) * nested))
+                if abandon_after is None or nodes + budget < abandon_after:
+                    abandon_after = nodes + budget
         frames.append(_Frame(child, key, policy.ordered_moves(child), line, abandon_after))
     return result(Outcome.UNKNOWN, reason=SUBTREE_CAP) if abandoned else result(Outcome.LOST)

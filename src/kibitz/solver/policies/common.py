@@ -209,9 +209,10 @@ class Digging(OverFull):
 
     With ``deal_cap`` set, the attempt abandons the search below a deal after that many
     nodes (``subtree_budget``), and with ``nested_cap`` set, below a deal inside such a
-    subtree after that share of what the subtree has left, if sooner. An abandoned position stays among those the attempts
-    searched through, so later attempts do not come back to it: each way of reaching a
-    deal gets one capped look, and the pass moves on to other ways of playing before it.
+    subtree after that share of what the subtree has left, if sooner. An abandoned
+    position stays among those the attempts searched through, so later attempts do not
+    come back to it: each way of reaching a deal gets one capped look, and the pass moves
+    on to other ways of playing before it.
     """
 
     attempts_share_moves = True

@@ -84,8 +84,8 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     may come back to them, did worse (10%: 43 of 81,001-82,000)."""
     first_pass_nested_cap: float | None = 0.25
     first_pass_nested_from = 2_000_000
-    """Since solver version 18: once the first pass has searched 2,000,000 nodes (about 2.5 s),
-    the last deal's subtree gets at most a quarter of what the first deal's subtree has
+    """Since solver version 18: once the first pass has searched 2,000,000 nodes (about
+    2.5 s), the last deal's subtree gets at most a quarter of what the first deal's subtree has
     left. Before, both caps were a quarter of the attempt's budget, so the first position
     after the last deal that an attempt reached below a first deal took all of that deal's
     budget: in deal 23,749 each attempt searched below the same two or three positions
