@@ -14,7 +14,7 @@ from kibitz.solver import Limits, Outcome, SolveResult, solve, verify_win
 from kibitz.solver.policy import Policy
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.common import CELL_DEPTH, NOT_WANTED, CanonicalPolicy, Digging
-from kibitz.solver.search import first_pass
+from kibitz.solver.search import Looks, first_pass
 from kibitz.state import State
 
 search_module = importlib.import_module("kibitz.solver.search")  # the module, not the function of that name
@@ -127,9 +127,10 @@ def test_attempt_budgets_grow_up_to_the_policys_bound(monkeypatch: pytest.Monkey
     caps: list[int | None] = []
     real_search = search_module.search
 
-    def recording(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+    def recording(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None,
+                  looks: Looks | None = None) -> SolveResult:
         caps.append(limits.nodes)
-        return real_search(state, policy, limits, finished)
+        return real_search(state, policy, limits, finished, looks)
 
     monkeypatch.setattr(search_module, "search", recording)
     limit = 12 * policy.first_pass_most
@@ -303,9 +304,10 @@ def test_a_pass_left_with_only_abandoned_positions_forgets_them_and_goes_on(
     parts: list[tuple[int, int | None, SolveResult]] = []  # (remembered, budget, result)
     real_search = search_module.search
 
-    def recording(state: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+    def recording(state: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None,
+                  looks: Looks | None = None) -> SolveResult:
         remembered = 0 if finished is None else len(finished)
-        result = real_search(state, quick, limits, finished)
+        result = real_search(state, quick, limits, finished, looks)
         parts.append((remembered, limits.nodes, result))
         return result
 
@@ -421,9 +423,10 @@ def test_the_series_of_a_split_first_pass_take_turns(monkeypatch: pytest.MonkeyP
     calls: list[tuple[Hashable, int | None, int | None]] = []
     search = search_module.search
 
-    def recorded(start: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+    def recorded(start: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None,
+                 looks: Looks | None = None) -> SolveResult:
         calls.append((start.key, limits.nodes, limits.table))
-        return search(start, quick, limits, finished)
+        return search(start, quick, limits, finished, looks)
 
     monkeypatch.setattr(search_module, "search", recorded)
     budget = policy.first_pass_budget

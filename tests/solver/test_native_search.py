@@ -305,3 +305,24 @@ def test_a_first_pass_with_nested_deal_caps_is_the_same_as_in_python(
     native.use("python")
     monkeypatch.setattr(policy, "first_pass_nested_cap", None)
     assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected
+
+
+@pytest.mark.parametrize("look, margin, look_from", [(300, 0, 0), (150, 3, 4_000)])
+def test_a_first_pass_with_looks_at_the_end_games_is_the_same_as_in_python(
+        look: int, margin: int, look_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kingsdown Eights with short looks at its end games (``first_pass_look``), some of
+    which go on and some not, from the first node or from a point the pass reaches after
+    a few attempts: both builds end and extend the looks alike, and the looks change what
+    the Python search does."""
+    policy = policy_for(kibitz.game("kingsdown-eights"))
+    monkeypatch.setattr(policy, "first_pass_look", look)
+    monkeypatch.setattr(policy, "first_pass_look_margin", margin)
+    monkeypatch.setattr(policy, "first_pass_look_from", look_from)
+    monkeypatch.setattr(native_search, "_SEARCHES", {})  # the native spec is read afresh
+    cases = [(2, 20_000), (91, 6_000), (187, 20_000), (20021, 25_000)]
+    expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
+    native.use("python")
+    monkeypatch.setattr(policy, "first_pass_look", None)
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected

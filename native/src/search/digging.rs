@@ -10,6 +10,8 @@
 //! it uncovers a card some foundation takes now. With a deal cap,
 //! an attempt abandons the search below a deal after that many nodes, and with a nested cap,
 //! below a deal inside such a subtree after that share of what the subtree has left, if sooner.
+//! With a look, a capped subtree whose board is an end game (nothing is dealt after it, while
+//! something was before) begins with a look of that many nodes (Python's `Digging.look_budget`).
 
 use smallvec::SmallVec;
 
@@ -41,6 +43,8 @@ pub struct Digging<'a> {
     /// The share of what the enclosing capped subtree has left that a capped subtree inside
     /// it gets at most (Python's `Digging.nested_cap`), or none.
     pub nested_cap: Option<f64>,
+    /// Nodes of the first look below an end game (the policy's `first_pass_look`), or none.
+    pub look: Option<u64>,
 }
 
 impl Digging<'_> {
@@ -178,6 +182,16 @@ impl Policy for Digging<'_> {
 
     fn nested_cap(&self) -> Option<f64> {
         self.nested_cap
+    }
+
+    fn look_budget(&self, parent: &Board, child: &Board) -> Option<u64> {
+        let game = &self.full.game;
+        let no_deal_remains = |board: &Board| board.pile(game.stock).is_empty() && board.round > game.redeals;
+        self.look.filter(|_| no_deal_remains(child) && !no_deal_remains(parent))
+    }
+
+    fn look_margin(&self) -> i64 {
+        self.full.spec.first_pass_look_margin
     }
 
     fn subtree_budget(&self, parent: &Board, child: &Board) -> Option<u64> {

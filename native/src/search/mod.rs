@@ -160,6 +160,23 @@ struct Attempts {
     reason: &'static str,
 }
 
+/// The best look of a first pass so far (Python's `Looks`), which its attempts share.
+#[derive(Default)]
+pub struct Looks {
+    /// The most cards on the foundations any look has reached.
+    best: i64,
+}
+
+impl Looks {
+    /// Whether a look that reached `score` goes on: it reached the best less `margin` (the
+    /// best is raised to `score` either way).
+    fn goes_on(&mut self, score: i64, margin: i64) -> bool {
+        let on = score + margin >= self.best;
+        self.best = self.best.max(score);
+        on
+    }
+}
+
 impl Attempts {
     fn new(full: &Canonical, start: Board, line: Vec<Move>, table: u64) -> Attempts {
         Attempts {
@@ -294,7 +311,7 @@ impl Searcher<'_> {
     pub fn solve(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let full = self.full;
         if !full.spec.digs_first && full.spec.capped_rounds.is_none() {
-            return self.search(board, full, limits, None);
+            return self.search(board, full, limits, None, None);
         }
         let share = full.spec.first_pass_share;
         let first = self.first_pass(board, Limits {
@@ -310,7 +327,7 @@ impl Searcher<'_> {
             nodes: limits.nodes.map(|n| n.saturating_sub(first.nodes).max(1)),
             ..limits
         };
-        self.search(board, full, rest, None).following(&first)
+        self.search(board, full, rest, None, None).following(&first)
     }
 
     /// The first pass: attempts with a node budget growing by the policy's
@@ -332,10 +349,11 @@ impl Searcher<'_> {
             }
         };
         let mut reason = reasons::NODE_LIMIT;
+        let mut looks = Looks::default(); // the series share the best look
         while !series.is_empty() {
             let mut going_on = Vec::with_capacity(series.len());
             for mut attempts in series {
-                let part = match self.attempt(&mut attempts, &mut spent, limits) {
+                let part = match self.attempt(&mut attempts, &mut spent, limits, &mut looks) {
                     Err(reason) => return spent.result(Outcome::Unknown, Vec::new(), Some(reason)),
                     Ok(part) => part,
                 };
@@ -429,7 +447,7 @@ impl Searcher<'_> {
 
     /// Makes the next attempt of `series` within what `spent` leaves of `limits`, and counts
     /// it there: its result, or the limit reached before it could start.
-    fn attempt(&mut self, series: &mut Attempts, spent: &mut Spent, limits: Limits) -> Result<SearchResult, &'static str> {
+    fn attempt(&mut self, series: &mut Attempts, spent: &mut Spent, limits: Limits, looks: &mut Looks) -> Result<SearchResult, &'static str> {
         let seconds = spent.started.left(limits.seconds);
         let left = limits.nodes.map(|n| n as i64 - spent.nodes as i64);
         if seconds.is_some_and(|s| s <= 0.0) {
@@ -459,7 +477,8 @@ impl Searcher<'_> {
                 let redeal_share = spec.first_pass_redeal_cap.filter(|_| attempt % 2 == 1);
                 let (deal_cap, redeal_cap) = (of(spec.first_pass_deal_cap), of(redeal_share));
                 let nested_cap = spec.first_pass_nested_cap.filter(|_| spent.nodes >= spec.first_pass_nested_from);
-                digging = Digging { full: self.full, attempt, deal_cap, redeal_cap, nested_cap };
+                let look = spec.first_pass_look.filter(|_| spent.nodes >= spec.first_pass_look_from);
+                digging = Digging { full: self.full, attempt, deal_cap, redeal_cap, nested_cap, look };
                 &digging
             }
         };
@@ -471,7 +490,7 @@ impl Searcher<'_> {
         }
         let remembered = series.finished.as_ref().map_or(0, |table| table.len());
         let part_limits = Limits { seconds, nodes: cap, table: series.table, ..limits };
-        let part = self.search(&series.start, quick, part_limits, series.finished.as_mut());
+        let part = self.search(&series.start, quick, part_limits, series.finished.as_mut(), Some(looks));
         spent.add(&part);
         if part.outcome == Outcome::Won {
             return Ok(part);
@@ -512,13 +531,16 @@ impl Searcher<'_> {
     /// search. `finished`, when given, holds the keys of positions that earlier searches with
     /// the same moves searched through without a win (Python's `search`): skipped as
     /// positions met before are; this search adds those it searches through, but not those
-    /// still on its path when it stops.
-    fn search(&mut self, board: &Board, policy: &dyn Policy, limits: Limits, finished: Option<&mut Table>) -> SearchResult {
+    /// still on its path when it stops. `looks`, when given, holds the best look of the first
+    /// pass so far: where a capped subtree begins with a look (`Policy::look_budget`), the
+    /// search goes on past the look only where it put at least as many cards on the
+    /// foundations as that best, less the policy's margin (Python's `search`).
+    fn search(&mut self, board: &Board, policy: &dyn Policy, limits: Limits, finished: Option<&mut Table>, looks: Option<&mut Looks>) -> SearchResult {
         let (root, prelude) = self.settle(policy, board);
         if !self.is_won(&root) && policy.splits_at(&root) {
-            return self.split_search(&root, prelude, policy, limits, finished);
+            return self.split_search(&root, prelude, policy, limits, finished, looks);
         }
-        self.depth_first(board, policy, limits, finished)
+        self.depth_first(board, policy, limits, finished, looks)
     }
 
     /// Tries each move of `root` with a node budget that grows fourfold per pass, each with
@@ -531,6 +553,7 @@ impl Searcher<'_> {
         policy: &dyn Policy,
         limits: Limits,
         mut finished: Option<&mut Table>,
+        mut looks: Option<&mut Looks>,
     ) -> SearchResult {
         let mut spent = Spent::start(limits.cpu);
         let mut first = MoveList::new();
@@ -549,7 +572,7 @@ impl Searcher<'_> {
                     return spent.result(Outcome::Unknown, Vec::new(), Some(reasons::NODE_LIMIT));
                 }
                 let cap = left.map_or(budget, |l| budget.min(l as u64));
-                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), ..limits }, finished.as_deref_mut());
+                let part = self.depth_first(&child, policy, Limits { seconds, nodes: Some(cap), ..limits }, finished.as_deref_mut(), looks.as_deref_mut());
                 spent.add(&part);
                 match part.outcome {
                     Outcome::Won => {
@@ -581,7 +604,14 @@ impl Searcher<'_> {
     }
 
     /// Depth-first search with one transposition table.
-    fn depth_first(&mut self, board: &Board, policy: &dyn Policy, limits: Limits, finished: Option<&mut Table>) -> SearchResult {
+    fn depth_first(
+        &mut self,
+        board: &Board,
+        policy: &dyn Policy,
+        limits: Limits,
+        finished: Option<&mut Table>,
+        looks: Option<&mut Looks>,
+    ) -> SearchResult {
         /// A position on the search path: its moves are `stack[start..end]`, `next` the one
         /// to try; past `abandon_after` nodes the innermost capped subtree holding it is abandoned.
         struct Frame {
@@ -594,6 +624,9 @@ impl Searcher<'_> {
             /// The hashes of the board's piles, for its children's keys.
             hashes: PileHashes,
             key: Key,
+            /// Where a look begins, while it lasts: the node count its subtree is abandoned
+            /// past when the look goes on.
+            promote_to: Option<u64>,
         }
         let started = Clock::start(limits.cpu);
         let carries = finished.is_some();
@@ -634,6 +667,11 @@ impl Searcher<'_> {
         }
         let caps = policy.caps_subtrees();
         let nested = policy.nested_cap();
+        let mut own_looks = Looks::default();
+        let looks = looks.unwrap_or(&mut own_looks);
+        let score = |board: &Board| -> i64 { self.full.foundations().iter().map(|&f| board.pile(f).len() as i64).sum() };
+        let mut looking = false; // a look is under way: the frame where it began has `promote_to`
+        let mut look_best = 0i64; // the most cards on the foundations of its boards
         let mut abandoned = false;
         let mut probes = 0u64;
         if let Some(probe) = policy.probe() {
@@ -652,11 +690,21 @@ impl Searcher<'_> {
         let mut spare = Board::default();
         let mut hashes: PileHashes = [0; MAX_PILES];
         let mut scratch = Vec::with_capacity(128);
-        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None, hashes: root_hashes, key: root_key }];
+        let mut frames = vec![Frame { board: root, start: 0, end: stack.len(), next: 0, line: root_line, abandon_after: None, hashes: root_hashes, key: root_key, promote_to: None }];
         nodes += 1;
         while let Some(frame) = frames.last_mut() {
             if let Some(mark) = frame.abandon_after.filter(|&mark| nodes > mark) {
+                let bottom = frames.iter().rposition(|f| f.abandon_after != Some(mark)).map_or(0, |k| k + 1);
+                if let Some(promote_to) = frames[bottom].promote_to.take() {
+                    // A look ends.
+                    looking = false;
+                    if looks.goes_on(look_best, policy.look_margin()) {
+                        frames[bottom..].iter_mut().for_each(|f| f.abandon_after = Some(promote_to));
+                        continue;
+                    }
+                }
                 while let Some(inner) = frames.pop_if(|f| f.abandon_after == Some(mark)) {
+                    looking &= inner.promote_to.is_none();
                     stack.truncate(inner.start);
                     pool.push(inner.board);
                 }
@@ -666,6 +714,7 @@ impl Searcher<'_> {
             if frame.start + frame.next >= frame.end {
                 stack.truncate(frame.start);
                 if let Some(done) = frames.pop() {
+                    looking &= done.promote_to.is_none();
                     pool.push(done.board);
                 }
                 continue;
@@ -731,8 +780,12 @@ impl Searcher<'_> {
             if limits.nodes.is_some_and(|limit| nodes >= limit) {
                 return stopped(reasons::NODE_LIMIT, nodes, seen, &frames, Some(key));
             }
+            if looking {
+                look_best = look_best.max(score(&child));
+            }
             let frame = frames.last().expect("the frame whose move was tried");
             let mut abandon_after = frame.abandon_after;
+            let mut promote_to = None;
             if caps {
                 if let Some(mut budget) = policy.subtree_budget(&frame.board, &child) {
                     if let (Some(after), Some(share)) = (abandon_after, nested) {
@@ -743,13 +796,21 @@ impl Searcher<'_> {
                     if abandon_after.is_none_or(|after| until < after) {
                         abandon_after = Some(until);
                     }
+                    if let Some(look) = policy.look_budget(&frame.board, &child) {
+                        let until = nodes.saturating_add(look);
+                        if abandon_after.is_none_or(|after| until < after) {
+                            (promote_to, abandon_after) = (abandon_after, Some(until));
+                            looking = true;
+                            look_best = score(&child);
+                        }
+                    }
                 }
             }
             moves.clear();
             policy.ordered_moves(&child, &mut moves);
             let start = stack.len();
             stack.extend_from_slice(&moves);
-            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after, hashes, key });
+            frames.push(Frame { board: child, start, end: stack.len(), next: 0, line, abandon_after, hashes, key, promote_to });
         }
         if abandoned {
             return done(Outcome::Unknown, Vec::new(), Some(reasons::SUBTREE_CAP), nodes, seen);

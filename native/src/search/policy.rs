@@ -153,6 +153,17 @@ pub struct PolicySpec {
     /// Nodes the first pass searches before `first_pass_nested_cap` applies.
     #[serde(default)]
     pub first_pass_nested_from: u64,
+    /// Nodes of the first look at each end game below a capped deal in a digging attempt
+    /// (Python's `first_pass_look`), if any.
+    #[serde(default)]
+    pub first_pass_look: Option<u64>,
+    /// How many fewer cards on the foundations than the best look so far a look may reach
+    /// and still go on (Python's `first_pass_look_margin`).
+    #[serde(default)]
+    pub first_pass_look_margin: i64,
+    /// Nodes the first pass searches before `first_pass_look` applies.
+    #[serde(default)]
+    pub first_pass_look_from: u64,
     /// Whether the digging pass plays a move between two non-empty tableau piles only when
     /// it uncovers a card some foundation takes now (Python's `first_pass_uncovers`).
     #[serde(default)]
@@ -212,6 +223,16 @@ pub trait Policy {
     /// capped subtree below it gets at most (Python's `Policy.nested_cap`), if any.
     fn nested_cap(&self) -> Option<f64> {
         None
+    }
+    /// Nodes of a first look below `child` (reached from `parent`, where a capped subtree
+    /// begins), if any (Python's `Policy.look_budget`).
+    fn look_budget(&self, _parent: &Board, _child: &Board) -> Option<u64> {
+        None
+    }
+    /// How many fewer cards on the foundations than the best look so far a look may reach
+    /// and still go on (Python's `Policy.look_margin`).
+    fn look_margin(&self) -> i64 {
+        0
     }
     /// What the search plays as probes, if anything (the full policy's only).
     fn probe(&self) -> Option<Probe<'_>> {

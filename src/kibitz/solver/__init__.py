@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 18
+SOLVER_VERSION = 19
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -56,7 +56,11 @@ and Kingsdown Eights's first pass gets 97% of the limits instead of 90%
 (``KingsdownEightsPolicy.first_pass_share``). Version 18 changed only Kingsdown Eights, the
 one game with a deal cap: once its first pass has searched 2,000,000 nodes, a deal below
 another deal gets at most a quarter of what the outer deal's subtree has left
-(``Policy.first_pass_nested_cap``).)"""
+(``Policy.first_pass_nested_cap``). Version 19 changed only Kingsdown Eights, the one game
+that looks at its end games: once its first pass has searched 2,000,000 nodes, the search
+below a position right after the last deal begins with a look of 1,000 nodes, and goes on
+only where the look got about as many cards onto the foundations as the best look before
+it (``Policy.first_pass_look``).)"""
 
 
 class SolverBugError(AssertionError):

@@ -53,6 +53,20 @@ class Policy:
     """In a first-pass attempt: the share of what the innermost capped subtree holding a
     position has left that a capped subtree below that position gets at most
     (:func:`kibitz.solver.search.search`); ``None``: subtrees get their own budgets alone."""
+    first_pass_look: int | None = None
+    """Nodes of the first look at each end game (a position after which nothing is dealt)
+    that a digging first-pass attempt reaches below a capped deal (``look`` of its attempts);
+    ``None``: no looks."""
+    first_pass_look_from = 0
+    """Nodes the first pass searches before :attr:`first_pass_look` applies."""
+    first_pass_look_margin = 0
+    """How many fewer cards on the foundations than the best look of the first pass so far a
+    look may reach and still go on (see :func:`kibitz.solver.search.search`)."""
+    look: int | None = None
+    """In a first-pass attempt: the nodes of the first look below an end game
+    (:meth:`look_budget`), or ``None``."""
+    look_margin = 0
+    """In a first-pass attempt: :attr:`first_pass_look_margin`."""
     first_pass_uncovers = False
     """Whether the digging first pass plays a move between two non-empty tableau piles only
     when the card it leaves on top of its source is one that some foundation takes now
@@ -115,6 +129,17 @@ class Policy:
         :attr:`caps_subtrees` is set, which is only for a first pass: a search that
         abandoned anything proves nothing."""
         return None
+
+    def look_budget(self, parent: State, child: State) -> int | None:
+        """Nodes of a first look below ``child`` (reached from ``parent``, where a capped
+        subtree begins): the search goes on below it past them only when the look did as well
+        as the best look before it (:func:`kibitz.solver.search.search`); ``None`` for no look."""
+        return None
+
+    def look_score(self, state: State) -> int:
+        """How far a position got, for a look: its cards on the foundations."""
+        piles = state.piles
+        return sum(len(piles[i]) for i in self.game.foundations)
 
     def probe(self, state: State, attempt: int) -> list[Move] | None:
         """A bounded heuristic try for a winning line from ``state`` (it proves nothing).

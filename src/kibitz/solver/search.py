@@ -16,7 +16,7 @@ TIME_CHECK_EVERY = 512
 
 
 class _Frame:
-    __slots__ = ("state", "key", "moves", "next", "line", "abandon_after")
+    __slots__ = ("state", "key", "moves", "next", "line", "abandon_after", "promote_to")
 
     def __init__(self, state: State, key: Hashable, moves: list[Move], line: list[Move],
                  abandon_after: int | None = None) -> None:
@@ -29,6 +29,26 @@ class _Frame:
         self.abandon_after = abandon_after
         """Node count past which the innermost capped subtree holding this frame is
         abandoned (``Policy.subtree_budget``), or ``None``."""
+        self.promote_to: int | None = None
+        """Where a look begins (``Policy.look_budget``), while it lasts: the node count its
+        subtree is abandoned past when the look goes on."""
+
+
+class Looks:
+    """The best look of a first pass so far (``Policy.look_budget``), which its attempts share."""
+
+    __slots__ = ("best",)
+
+    def __init__(self) -> None:
+        self.best = 0
+        """The most cards on the foundations any look has reached."""
+
+    def goes_on(self, score: int, margin: int) -> bool:
+        """Whether a look that reached ``score`` goes on: it reached the best less ``margin``
+        (the best is raised to ``score`` either way)."""
+        on = score + margin >= self.best
+        self.best = max(self.best, score)
+        return on
 
 
 def settle(policy: Policy, state: State, played: list[Move]) -> State:
@@ -80,12 +100,13 @@ def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """
     table = min(limits.table_limit(native=False), FIRST_PASS_TABLE)
     spent = Budget(limits)  # each series searches with its own table limit
+    looks = Looks()  # the series share the best look
     leaves = split_leaves(policy, state)
     if leaves is None:
-        series = [_Attempts(policy, state, (), table)]
+        series = [_Attempts(policy, state, (), table, looks)]
     else:
         share = max(1, table // max(1, len(leaves)))
-        series = [_Attempts(policy, leaf, line, share) for line, leaf in leaves]
+        series = [_Attempts(policy, leaf, line, share, looks) for line, leaf in leaves]
     reason = NODE_LIMIT
     while series:
         going_on = []
@@ -161,13 +182,14 @@ class _Attempts:
     """The first pass's series of attempts from one position (see :func:`first_pass`): its
     budget, its attempt count, and the table its attempts share."""
 
-    def __init__(self, policy: Policy, start: State, line: tuple[Move, ...], table: int) -> None:
+    def __init__(self, policy: Policy, start: State, line: tuple[Move, ...], table: int, looks: Looks) -> None:
         self.policy = policy
         self.start = start
         self.line = line
         """The moves from the first pass's position to :attr:`start`."""
         self.table = table
         """The most positions the attempts' shared table holds."""
+        self.looks = looks
         self.budget = policy.first_pass_budget
         self.attempt = 0
         self.finished: set[Hashable] | None = None
@@ -194,7 +216,7 @@ class _Attempts:
             self.finished = set()
         finished = self.finished
         remembered = 0 if finished is None else len(finished)
-        part = search(self.start, quick, replace(part_limits, table=self.table), finished)
+        part = search(self.start, quick, replace(part_limits, table=self.table), finished, self.looks)
         spent.add(part)
         if part.outcome is Outcome.WON:
             return part
@@ -227,7 +249,8 @@ FIRST_BUDGET = 2_000
 """Node budget of each alternative in the first pass of a split search; it grows fourfold."""
 
 
-def search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+def search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None,
+           looks: Looks | None = None) -> SolveResult:
     """Search for a win from ``state``; the winning line is not yet replayed (see ``solve``).
 
     ``finished``, when given, holds the keys of positions that earlier searches with the
@@ -236,16 +259,23 @@ def search(state: State, policy: Policy, limits: Limits, finished: set[Hashable]
     through, but not those still on its path when it stops. A position searched through
     may have been cut short where its lines came back to a position then on the path, so a
     search given ``finished`` may miss a win; only a first pass, which proves nothing, gives one.
+
+    Where a capped subtree begins and the policy gives a look (``Policy.look_budget``), the
+    search abandons it after the look's nodes, unless the most cards on the foundations
+    (``Policy.look_score``) of the look's positions is at least the best of the looks before
+    it (``looks``, shared by a first pass's attempts), less the policy's ``look_margin``:
+    then it goes on with the subtree's own budget. So the search spends its budget below the
+    positions whose first nodes got furthest, instead of below the first ones it reaches.
     """
     prelude: list[Move] = []
     root = settle(policy, state, prelude)
     if not state.game.is_won(root) and policy.splits_at(root):
-        return _split_search(root, prelude, policy, limits, finished)
-    return _search(state, policy, limits, finished)
+        return _split_search(root, prelude, policy, limits, finished, looks)
+    return _search(state, policy, limits, finished, looks)
 
 
 def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limits,
-                  finished: set[Hashable] | None) -> SolveResult:
+                  finished: set[Hashable] | None, looks: Looks | None) -> SolveResult:
     """Try each move of ``root`` with a node budget that grows fourfold per pass.
 
     Each alternative gets its own complete depth-first search (own table), so a verdict of
@@ -262,7 +292,7 @@ def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limi
             part_limits = spent.remaining(budget)
             if part_limits is None:
                 return spent.result(Outcome.UNKNOWN, reason=spent.reason)
-            part = _search(child, policy, part_limits, finished)
+            part = _search(child, policy, part_limits, finished, looks)
             spent.add(part)
             if part.outcome is Outcome.WON:
                 return spent.result(Outcome.WON, tuple(prelude) + (move,) + part.moves)
@@ -276,7 +306,8 @@ def _split_search(root: State, prelude: list[Move], policy: Policy, limits: Limi
     return spent.result(Outcome.LOST)
 
 
-def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None) -> SolveResult:
+def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable] | None = None,
+            looks: Looks | None = None) -> SolveResult:
     """Depth-first search with one transposition table (``finished``, when given; see :func:`search`)."""
     clock = Budget(limits)
     started, deadline, now = clock.started, clock.deadline, clock.now
@@ -293,6 +324,10 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
     nested = policy.nested_cap
     abandoned = False
     frames: list[_Frame] = []
+    if looks is None:
+        looks = Looks()
+    looking = False  # a look is under way: the frame where it began has ``promote_to``
+    look_best = 0  # the most cards on the foundations of its positions
 
     def result(outcome: Outcome, moves: tuple[Move, ...] = (), reason: str | None = None,
                open_child: Hashable | None = None) -> SolveResult:
@@ -326,12 +361,25 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
         frame = frames[-1]
         if frame.abandon_after is not None and nodes > frame.abandon_after:
             mark = frame.abandon_after
+            bottom = len(frames) - 1
+            while bottom > 0 and frames[bottom - 1].abandon_after == mark:
+                bottom -= 1
+            promote_to = frames[bottom].promote_to
+            if promote_to is not None:  # a look ends
+                frames[bottom].promote_to = None
+                looking = False
+                if looks.goes_on(look_best, policy.look_margin):
+                    for inner in frames[bottom:]:
+                        inner.abandon_after = promote_to
+                    continue
             while frames and frames[-1].abandon_after == mark:
-                frames.pop()
+                if frames.pop().promote_to is not None:
+                    looking = False
             abandoned = True
             continue
         if frame.next >= len(frame.moves):
-            frames.pop()
+            if frames.pop().promote_to is not None:
+                looking = False
             continue
         move = frame.moves[frame.next]
         frame.next += 1
@@ -362,7 +410,10 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
                 return result(Outcome.WON, tuple(prelude + found))
         if node_limit is not None and nodes >= node_limit:
             return result(Outcome.UNKNOWN, reason=NODE_LIMIT, open_child=key)
+        if looking:
+            look_best = max(look_best, policy.look_score(child))
         abandon_after = frame.abandon_after
+        promote_to = None
         if caps:
             budget = policy.subtree_budget(frame.state, child)
             if budget is not None:
@@ -370,5 +421,12 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
                     budget = min(budget, int(max(0, abandon_after - nodes) * nested))
                 if abandon_after is None or nodes + budget < abandon_after:
                     abandon_after = nodes + budget
-        frames.append(_Frame(child, key, policy.ordered_moves(child), line, abandon_after))
+                look = policy.look_budget(frame.state, child)
+                if look is not None and (abandon_after is None or nodes + look < abandon_after):
+                    promote_to, abandon_after = abandon_after, nodes + look
+                    looking = True
+                    look_best = policy.look_score(child)
+        pushed = _Frame(child, key, policy.ordered_moves(child), line, abandon_after)
+        pushed.promote_to = promote_to
+        frames.append(pushed)
     return result(Outcome.UNKNOWN, reason=SUBTREE_CAP) if abandoned else result(Outcome.LOST)

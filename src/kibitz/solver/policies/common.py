@@ -155,7 +155,8 @@ class CanonicalPolicy(Policy):
         """Attempt ``attempt`` of the digging first pass, when the game ``digs_first``, with
         its caps below a deal and, in odd attempts, below a redeal (``first_pass_deal_cap``
         and ``first_pass_redeal_cap`` of ``nodes``) where the policy has them, and the
-        ``first_pass_nested_cap`` share once ``spent`` reaches ``first_pass_nested_from``."""
+        ``first_pass_nested_cap`` share once ``spent`` reaches ``first_pass_nested_from``,
+        and ``first_pass_look`` once it reaches ``first_pass_look_from``."""
         if not self.digs_first:
             return None
 
@@ -164,7 +165,8 @@ class CanonicalPolicy(Policy):
 
         redeal_share = self.first_pass_redeal_cap if attempt % 2 == 1 else None
         nested = self.first_pass_nested_cap if spent >= self.first_pass_nested_from else None
-        return Digging(self, attempt, cap(self.first_pass_deal_cap), cap(redeal_share), nested)
+        look = self.first_pass_look if spent >= self.first_pass_look_from else None
+        return Digging(self, attempt, cap(self.first_pass_deal_cap), cap(redeal_share), nested, look)
 
 
 class OverFull(Policy):
@@ -213,12 +215,17 @@ class Digging(OverFull):
     position stays among those the attempts searched through, so later attempts do not
     come back to it: each way of reaching a deal gets one capped look, and the pass moves
     on to other ways of playing before it.
+
+    With ``look`` set (the policy's ``first_pass_look``), a capped subtree whose position is
+    an end game (nothing is dealt after it, while something was before) begins with a look
+    of that many nodes (``look_budget``; see :func:`kibitz.solver.search.search`).
     """
 
     attempts_share_moves = True
 
     def __init__(self, full: CanonicalPolicy, attempt: int, deal_cap: int | None = None,
-                 redeal_cap: int | None = None, nested_cap: float | None = None) -> None:
+                 redeal_cap: int | None = None, nested_cap: float | None = None,
+                 look: int | None = None) -> None:
         super().__init__(full)
         self.canonical = full
         """The full policy, with its digging tables."""
@@ -231,6 +238,9 @@ class Digging(OverFull):
         """The share of what the enclosing capped subtree has left that a capped subtree
         inside it gets at most (``Policy.nested_cap``), or ``None``."""
         self.caps_subtrees = deal_cap is not None or redeal_cap is not None
+        self.look = look
+        """Nodes of the first look below an end game (``look_budget``), or ``None``."""
+        self.look_margin = full.first_pass_look_margin
         self._stock = full.game.stock
         self._tableau = {full.game.piles[i].name: i for i in full.game.tableau}
 
@@ -293,6 +303,14 @@ class Digging(OverFull):
             return False
         pile = piles[source]
         return len(pile) > move.size and pile[-move.size - 1] & IDENTITY not in wanted
+
+    def look_budget(self, parent: State, child: State) -> int | None:
+        """``look`` below an end game (``when_no_deal_remains`` holds in ``child`` and not
+        in ``parent``), else ``None``."""
+        game = self.game
+        if self.look is None or not when_no_deal_remains(game, child) or when_no_deal_remains(game, parent):
+            return None
+        return self.look
 
     def subtree_budget(self, parent: State, child: State) -> int | None:
         """``redeal_cap`` below a redeal (the round went up), ``deal_cap`` below a deal (the
