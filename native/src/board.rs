@@ -277,9 +277,14 @@ impl Board {
         hasher.digest128()
     }
 
+    /// How many cards lie on the foundations.
+    pub fn on_foundations(&self, spec: &Spec) -> usize {
+        spec.foundations.iter().map(|f| self.pile(f.pile).len()).sum()
+    }
+
     /// Whether every card is on a foundation.
     pub fn is_won(&self, spec: &Spec) -> bool {
-        spec.foundations.iter().map(|f| self.pile(f.pile).len()).sum::<usize>() == spec.total_cards
+        self.on_foundations(spec) == spec.total_cards
     }
 
     /// How many piles the board has.

@@ -33,8 +33,8 @@ read the same (version 2: `Search.solve` takes the clock of its time limit; 3: a
 cap the digging first pass below a deal, `first_pass_deal_cap`; 4: and below a redeal,
 `first_pass_redeal_cap`; 5: Duchess's proof of loss, with the rules' `tableau_order_kept`;
 6: a nested share of the digging pass's caps, `first_pass_nested_cap` and
-`first_pass_nested_from`; 7: looks at the end games, `first_pass_look` and
-`first_pass_look_margin`)."""
+`first_pass_nested_from`; 7: looks at the end games, `first_pass_look`,
+`first_pass_look_margin` and `first_pass_look_from`)."""
 MODULE = "kibitz_native"
 
 Build = Literal["native", "python"]

@@ -399,10 +399,14 @@ class Game:
             base = self.rules.after_move(self, piles, source, target, base)
         return State(self, tuple(piles), state.round, base)
 
+    def on_foundations(self, state: State) -> int:
+        """How many cards lie on the foundations."""
+        piles = state.piles
+        return sum(len(piles[i]) for i in self.foundations)
+
     def is_won(self, state: State) -> bool:
         """True when every card is on a foundation."""
-        piles = state.piles
-        return sum(len(piles[i]) for i in self.foundations) == self.total_cards
+        return self.on_foundations(state) == self.total_cards
 
     # -- reading moves typed by people --------------------------------------
 

@@ -18,6 +18,7 @@ from kibitz.solver import native_search
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
+from kibitz.solver.policy import Policy
 from kibitz.solver.search import first_pass, split_leaves
 from kibitz.state import State
 from tests.hard_deal import HARD_DEAL
@@ -289,6 +290,23 @@ def test_a_first_pass_split_below_builds_is_the_same_as_in_python(on_both: None)
     assert [solved("duchess", "pysolfc", number, nodes) for number, nodes in cases] == expected
 
 
+def same_in_both_and_changed_by(policy: Policy, settings: dict[str, object], switch_off: str,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``settings`` on the Kingsdown Eights ``policy``, both builds give the same
+    node-limited results on four deals, and setting ``switch_off`` to ``None`` changes
+    what the Python search gives (so that the settings are tried at all)."""
+    for name, value in settings.items():
+        monkeypatch.setattr(policy, name, value)
+    monkeypatch.setattr(native_search, "_SEARCHES", {})  # the native spec is read afresh
+    cases = [(2, 20_000), (91, 6_000), (187, 20_000), (20021, 25_000)]
+    expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
+    native.use("native")
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
+    native.use("python")
+    monkeypatch.setattr(policy, switch_off, None)
+    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected
+
+
 @pytest.mark.parametrize("nested_from", [0, 4_000])
 def test_a_first_pass_with_nested_deal_caps_is_the_same_as_in_python(
         nested_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -296,15 +314,8 @@ def test_a_first_pass_with_nested_deal_caps_is_the_same_as_in_python(
     from the first node, or from a point the pass reaches after a few attempts: both builds
     cap the last deal alike, and the share changes what the Python search does."""
     policy = policy_for(kibitz.game("kingsdown-eights"))
-    monkeypatch.setattr(policy, "first_pass_nested_from", nested_from)
-    monkeypatch.setattr(native_search, "_SEARCHES", {})  # the native spec is read afresh
-    cases = [(2, 20_000), (91, 6_000), (187, 20_000), (20021, 25_000)]
-    expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
-    native.use("native")
-    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
-    native.use("python")
-    monkeypatch.setattr(policy, "first_pass_nested_cap", None)
-    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected
+    same_in_both_and_changed_by(policy, {"first_pass_nested_from": nested_from}, "first_pass_nested_cap",
+                                monkeypatch)
 
 
 @pytest.mark.parametrize("look, margin, look_from", [(300, 0, 0), (150, 3, 4_000)])
@@ -315,14 +326,5 @@ def test_a_first_pass_with_looks_at_the_end_games_is_the_same_as_in_python(
     a few attempts: both builds end and extend the looks alike, and the looks change what
     the Python search does."""
     policy = policy_for(kibitz.game("kingsdown-eights"))
-    monkeypatch.setattr(policy, "first_pass_look", look)
-    monkeypatch.setattr(policy, "first_pass_look_margin", margin)
-    monkeypatch.setattr(policy, "first_pass_look_from", look_from)
-    monkeypatch.setattr(native_search, "_SEARCHES", {})  # the native spec is read afresh
-    cases = [(2, 20_000), (91, 6_000), (187, 20_000), (20021, 25_000)]
-    expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
-    native.use("native")
-    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
-    native.use("python")
-    monkeypatch.setattr(policy, "first_pass_look", None)
-    assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected
+    settings = {"first_pass_look": look, "first_pass_look_margin": margin, "first_pass_look_from": look_from}
+    same_in_both_and_changed_by(policy, settings, "first_pass_look", monkeypatch)

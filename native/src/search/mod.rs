@@ -669,7 +669,6 @@ impl Searcher<'_> {
         let nested = policy.nested_cap();
         let mut own_looks = Looks::default();
         let looks = looks.unwrap_or(&mut own_looks);
-        let score = |board: &Board| -> i64 { self.full.foundations().iter().map(|&f| board.pile(f).len() as i64).sum() };
         let mut looking = false; // a look is under way: the frame where it began has `promote_to`
         let mut look_best = 0i64; // the most cards on the foundations of its boards
         let mut abandoned = false;
@@ -781,7 +780,7 @@ impl Searcher<'_> {
                 return stopped(reasons::NODE_LIMIT, nodes, seen, &frames, Some(key));
             }
             if looking {
-                look_best = look_best.max(score(&child));
+                look_best = look_best.max(policy.look_score(&child));
             }
             let frame = frames.last().expect("the frame whose move was tried");
             let mut abandon_after = frame.abandon_after;
@@ -801,7 +800,7 @@ impl Searcher<'_> {
                         if abandon_after.is_none_or(|after| until < after) {
                             (promote_to, abandon_after) = (abandon_after, Some(until));
                             looking = true;
-                            look_best = score(&child);
+                            look_best = policy.look_score(&child);
                         }
                     }
                 }

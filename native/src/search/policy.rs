@@ -234,6 +234,11 @@ pub trait Policy {
     fn look_margin(&self) -> i64 {
         0
     }
+    /// How far a board got, for a look: its cards on the foundations (Python's
+    /// `Policy.look_score`).
+    fn look_score(&self, board: &Board) -> i64 {
+        board.on_foundations(&self.keys().game) as i64
+    }
     /// What the search plays as probes, if anything (the full policy's only).
     fn probe(&self) -> Option<Probe<'_>> {
         None

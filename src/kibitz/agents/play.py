@@ -79,5 +79,5 @@ def progress_of(state: State) -> tuple[int, int, int]:
     """The round, the cards on the foundations and the cards hidden from the player."""
     game = state.game
     view = state.view()
-    return (state.round, sum(len(state.piles[i]) for i in game.foundations),
+    return (state.round, game.on_foundations(state),
             sum(card is None for pile in view.piles for card in pile))

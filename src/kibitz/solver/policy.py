@@ -138,8 +138,7 @@ class Policy:
 
     def look_score(self, state: State) -> int:
         """How far a position got, for a look: its cards on the foundations."""
-        piles = state.piles
-        return sum(len(piles[i]) for i in self.game.foundations)
+        return self.game.on_foundations(state)
 
     def probe(self, state: State, attempt: int) -> list[Move] | None:
         """A bounded heuristic try for a winning line from ``state`` (it proves nothing).
