@@ -32,8 +32,9 @@ pub mod binding;
 /// `first_pass_redeal_cap`; 5: Duchess's proof of loss, with the rules' `tableau_order_kept`;
 /// 6: a nested share of the digging pass's caps, `first_pass_nested_cap` and
 /// `first_pass_nested_from`; 7: looks at the end games, `first_pass_look`,
-/// `first_pass_look_margin` and `first_pass_look_from`).
-pub const SPEC_VERSION: u32 = 7;
+/// `first_pass_look_margin` and `first_pass_look_from`; 8: a later growth of the first pass's
+/// budgets, `first_pass_late_growth` and `first_pass_late_growth_from`).
+pub const SPEC_VERSION: u32 = 8;
 
 #[cfg(feature = "python")]
 #[pyo3::pymodule(gil_used = true)]

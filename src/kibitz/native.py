@@ -27,14 +27,15 @@ from kibitz.moves import DEAL, Move
 if TYPE_CHECKING:
     from kibitz.rules import Game, State
 
-SPEC_VERSION = 7
+SPEC_VERSION = 8
 """The spec format this module writes and the interface it calls; the extension module must
 read the same (version 2: `Search.solve` takes the clock of its time limit; 3: a policy may
 cap the digging first pass below a deal, `first_pass_deal_cap`; 4: and below a redeal,
 `first_pass_redeal_cap`; 5: Duchess's proof of loss, with the rules' `tableau_order_kept`;
 6: a nested share of the digging pass's caps, `first_pass_nested_cap` and
 `first_pass_nested_from`; 7: looks at the end games, `first_pass_look`,
-`first_pass_look_margin` and `first_pass_look_from`)."""
+`first_pass_look_margin` and `first_pass_look_from`; 8: a later growth of the first
+pass's budgets, `first_pass_late_growth` and `first_pass_late_growth_from`)."""
 MODULE = "kibitz_native"
 
 Build = Literal["native", "python"]

@@ -328,3 +328,15 @@ def test_a_first_pass_with_looks_at_the_end_games_is_the_same_as_in_python(
     policy = policy_for(kibitz.game("kingsdown-eights"))
     settings = {"first_pass_look": look, "first_pass_look_margin": margin, "first_pass_look_from": look_from}
     same_in_both_and_changed_by(policy, settings, "first_pass_look", monkeypatch)
+
+
+@pytest.mark.parametrize("growth, growth_from", [(2.0, 0), (1.6, 4_000)])
+def test_a_first_pass_with_a_later_growth_is_the_same_as_in_python(
+        growth: float, growth_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kingsdown Eights with another growth of its attempts' budgets
+    (``first_pass_late_growth``), from the first node or from a point the pass reaches
+    after a few attempts: both builds grow the budgets alike, and the growth changes what
+    the Python search does."""
+    policy = policy_for(kibitz.game("kingsdown-eights"))
+    settings = {"first_pass_late_growth": growth, "first_pass_late_growth_from": growth_from}
+    same_in_both_and_changed_by(policy, settings, "first_pass_late_growth", monkeypatch)

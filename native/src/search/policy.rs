@@ -134,6 +134,13 @@ pub struct PolicySpec {
     pub first_pass_budget: Option<u64>,
     /// Growth of the first pass's node budget from one attempt to the next.
     pub first_pass_growth: f64,
+    /// The growth once the first pass has searched `first_pass_late_growth_from` nodes
+    /// (Python's `first_pass_late_growth`), if another.
+    #[serde(default)]
+    pub first_pass_late_growth: Option<f64>,
+    /// Nodes the first pass searches before `first_pass_late_growth` applies.
+    #[serde(default)]
+    pub first_pass_late_growth_from: u64,
     /// The largest node budget of a first-pass attempt (Python's `first_pass_most`).
     #[serde(default)]
     pub first_pass_most: Option<u64>,

@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 19
+SOLVER_VERSION = 20
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -60,7 +60,10 @@ another deal gets at most a quarter of what the outer deal's subtree has left
 that looks at its end games: once its first pass has searched 2,000,000 nodes, the search
 below a position right after the last deal begins with a look of 1,000 nodes, and goes on
 only where the look got about as many cards onto the foundations as the best look before
-it (``Policy.first_pass_look``).)"""
+it (``Policy.first_pass_look``). Version 20 changed only Kingsdown Eights: once its first
+pass has searched 2,000,000 nodes, an attempt's budget that grows grows by 1.6 instead of
+1.1 (``Policy.first_pass_late_growth``), and its first pass gets 99% of the limits instead
+of 97%.)"""
 
 
 class SolverBugError(AssertionError):

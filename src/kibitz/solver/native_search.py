@@ -158,6 +158,8 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "first_pass_share": policy.first_pass_share,
         "first_pass_budget": policy.first_pass_budget,
         "first_pass_growth": policy.first_pass_growth,
+        "first_pass_late_growth": policy.first_pass_late_growth,
+        "first_pass_late_growth_from": policy.first_pass_late_growth_from,
         "first_pass_most": policy.first_pass_most,
         "first_pass_deal_cap": policy.first_pass_deal_cap,
         "first_pass_redeal_cap": policy.first_pass_redeal_cap,

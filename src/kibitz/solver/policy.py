@@ -30,6 +30,11 @@ class Policy:
     ``None``: one attempt."""
     first_pass_growth = 1.3
     """Growth of the first pass's node budget from one attempt to the next."""
+    first_pass_late_growth: float | None = None
+    """The growth once the first pass has searched :attr:`first_pass_late_growth_from`
+    nodes; ``None``: :attr:`first_pass_growth` throughout."""
+    first_pass_late_growth_from = 0
+    """Nodes the first pass searches before :attr:`first_pass_late_growth` applies."""
     first_pass_most: int | None = None
     """The largest node budget of a first-pass attempt: the budget grows up to it and stays
     there. ``None``: no such bound."""

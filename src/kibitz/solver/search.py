@@ -238,7 +238,10 @@ class _Attempts:
             return part
         self.attempt += 1
         if budget is not None and not capped:
-            budget = int(budget * policy.first_pass_growth)
+            late = policy.first_pass_late_growth
+            growth = late if late is not None and spent.nodes >= policy.first_pass_late_growth_from \
+                else policy.first_pass_growth
+            budget = int(budget * growth)
             if policy.first_pass_most is not None:
                 budget = min(budget, policy.first_pass_most)
             self.budget = budget

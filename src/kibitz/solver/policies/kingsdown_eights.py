@@ -61,18 +61,34 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     Safe foundation moves and rule R as in the module docstring."""
 
     digs_first = True
-    first_pass_share = 0.97
-    """Since solver version 17 (0.9 before): the full search, which alone proves a loss,
-    still gets the whole rest of the limits when the first pass ends early (it has found
-    nothing left to search), and that is where the deals proved lost were proved. On the
-    54 tuning deals that version 14 left undecided or decided after 8.5 s or more, at 10 s
-    of processor time: 35 undecided, against 37 with 0.9 and 38 with 0.75 (the same 12
-    proved lost in all three). Only such deals can change: the first pass plays the same
-    attempts, and what it decides before 9 s it decides as before."""
+    first_pass_share = 0.99
+    """Since solver version 20 (0.97 since version 17, 0.9 before): the full search, which
+    alone proves a loss, still gets the whole rest of the limits when the first pass ends
+    early (it has found nothing left to search), and that is where the deals proved lost
+    were proved. On the 54 tuning deals that version 14 left undecided or decided after
+    8.5 s or more, at 10 s of processor time: 35 undecided with 0.97, against 37 with 0.9
+    and 38 with 0.75 (the same 12 proved lost in all three). After a first pass stopped by
+    the time limit, the full search's last 3% decided at most one of the table's deals with
+    versions 17-19 (36,204, won at 9.75 s); on the 33 tuning deals that version 14 left
+    undecided, 0.99 wins the same 20 as 0.97 (with the growth below). Only deals not
+    decided by the first pass within 97% of the limit can
+    change: the first pass plays the same attempts, and what it decides before then it
+    decides as before."""
     first_pass_growth = 1.1
     """Slower than the default 1.3: more, smaller restarts. On 28 deals of 20001-21000 that
     version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of the native build)
     won 18 at 1.1 and 17 at 1.15, against 13 at 1.3 and 13 at 1.6."""
+    first_pass_late_growth: float | None = 1.6
+    first_pass_late_growth_from = 2_000_000
+    """Since solver version 20: once the first pass has searched 2,000,000 nodes (about
+    2.5 s), a budget that grows grows by 1.6 instead of 1.1. An attempt that abandoned a
+    subtree below a deal keeps its budget, so at 1.1 the budgets grew slowly late in the
+    pass. On the 33
+    tuning deals that version 14 left undecided, at 10 s of processor time: 20 won against
+    18 (1.3 and 2.0 from 2,000,000 nodes: 18 and 17; 1.6 from 1,000,000: 19; 1.2 and 1.3
+    from the first node: 19 each), each row winning some and losing some of version 19's.
+    From 2,000,000 nodes, the deals decided before are decided as before, so the untuned
+    deals it can change were all measured: see docs/benchmarks.md."""
     first_pass_deal_cap: float | None = 0.25
     """Each attempt abandons the search below a deal after a quarter of its node budget (since
     solver version 12; see :class:`~kibitz.solver.policies.common.Digging`): an attempt
