@@ -528,11 +528,6 @@ impl Canonical {
         has(self.foundation_set, pile)
     }
 
-    /// The foundations, in layout order.
-    pub fn foundations(&self) -> &[usize] {
-        &self.foundations
-    }
-
     fn plain_order(&self, board: &Board, moves: &mut MoveList) {
         self.legal_moves(board, &[], moves);
         moves.sort_by_key(|mv| match mv {
