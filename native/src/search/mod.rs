@@ -521,8 +521,8 @@ impl Searcher<'_> {
         }
         series.attempt += 1;
         if !capped {
-            let most = self.full.spec.first_pass_most.unwrap_or(u64::MAX);
             let spec = &self.full.spec;
+            let most = spec.first_pass_most.unwrap_or(u64::MAX);
             let growth = spec.first_pass_late_growth.filter(|_| spent.nodes >= spec.first_pass_late_growth_from).unwrap_or(spec.first_pass_growth);
             series.budget = budget.map(|b| ((b as f64 * growth) as u64).min(most));
         }

@@ -19,7 +19,7 @@ class _Frame:
     __slots__ = ("state", "key", "moves", "next", "line", "abandon_after", "promote_to")
 
     def __init__(self, state: State, key: Hashable, moves: list[Move], line: list[Move],
-                 abandon_after: int | None = None) -> None:
+                 abandon_after: int | None = None, promote_to: int | None = None) -> None:
         self.state = state
         self.key = key
         self.moves = moves
@@ -29,7 +29,7 @@ class _Frame:
         self.abandon_after = abandon_after
         """Node count past which the innermost capped subtree holding this frame is
         abandoned (``Policy.subtree_budget``), or ``None``."""
-        self.promote_to: int | None = None
+        self.promote_to = promote_to
         """Where a look begins (``Policy.look_budget``), while it lasts: the node count its
         subtree is abandoned past when the look goes on."""
 
@@ -429,7 +429,5 @@ def _search(state: State, policy: Policy, limits: Limits, finished: set[Hashable
                     promote_to, abandon_after = abandon_after, nodes + look
                     looking = True
                     look_best = policy.look_score(child)
-        pushed = _Frame(child, key, policy.ordered_moves(child), line, abandon_after)
-        pushed.promote_to = promote_to
-        frames.append(pushed)
+        frames.append(_Frame(child, key, policy.ordered_moves(child), line, abandon_after, promote_to))
     return result(Outcome.UNKNOWN, reason=SUBTREE_CAP) if abandoned else result(Outcome.LOST)

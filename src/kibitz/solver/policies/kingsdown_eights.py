@@ -71,9 +71,8 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     the time limit, the full search's last 3% decided at most one of the table's deals with
     versions 17-19 (36,204, won at 9.75 s); on the 33 tuning deals that version 14 left
     undecided, 0.99 wins the same 20 as 0.97 (with the growth below). Only deals not
-    decided by the first pass within 97% of the limit can
-    change: the first pass plays the same attempts, and what it decides before then it
-    decides as before."""
+    decided by the first pass within 97% of the limit can change: the first pass plays the
+    same attempts, and what it decides before then it decides as before."""
     first_pass_growth = 1.1
     """Slower than the default 1.3: more, smaller restarts. On 28 deals of 20001-21000 that
     version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of the native build)
@@ -83,10 +82,10 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     """Since solver version 20: once the first pass has searched 2,000,000 nodes (about
     2.5 s), a budget that grows grows by 1.6 instead of 1.1. An attempt that abandoned a
     subtree below a deal keeps its budget, so at 1.1 the budgets grew slowly late in the
-    pass. On the 33
-    tuning deals that version 14 left undecided, at 10 s of processor time: 20 won against
-    18 (1.3 and 2.0 from 2,000,000 nodes: 18 and 17; 1.6 from 1,000,000: 19; 1.2 and 1.3
-    from the first node: 19 each), each row winning some and losing some of version 19's.
+    pass. On the 33 tuning deals that version 14 left undecided, at 10 s of processor time:
+    20 won against 18 (1.3 and 2.0 from 2,000,000 nodes: 18 and 17; 1.6 from 1,000,000:
+    19; 1.2 and 1.3 from the first node: 19 each), each row winning some and losing some of
+    version 19's.
     From 2,000,000 nodes, the deals decided before are decided as before, so the untuned
     deals it can change were all measured: see docs/benchmarks.md."""
     first_pass_deal_cap: float | None = 0.25
