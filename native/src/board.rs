@@ -1,4 +1,5 @@
-//! Positions owned by the search: every pile's cards in one buffer.
+//! Positions owned by the search: every pile's cards in one buffer, each pile followed by
+//! a separator byte.
 
 use std::hash::{Hash, Hasher};
 
@@ -8,8 +9,9 @@ use crate::generate::CardMove;
 use crate::position::{Cards, Edit, Position};
 use crate::spec::{has, mask, AfterMove, Kind, Spec, MAX_PILES};
 
-/// A position the search keeps: the piles' cards one after another, where each ends, the
-/// round and the base rank.
+/// A position the search keeps: the piles' cards one after another, each pile followed by
+/// [`SEPARATOR`] (so that the buffer is the piles joined as the digging noise hashes them),
+/// where each pile starts, the round and the base rank.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     cards: Vec<u8>,
@@ -18,8 +20,12 @@ pub struct Board {
     pub base: Option<u8>,
 }
 
-/// Where each pile's cards start and end in a board's buffer, in a fixed array: pile `k`
-/// is `bounds[k]..bounds[k + 1]` (`bounds[0]` is 0).
+/// The byte after each pile in a board's buffer: no card's byte.
+pub const SEPARATOR: u8 = 0xff;
+
+/// Where each pile's cards start in a board's buffer, in a fixed array: pile `k` is
+/// `bounds[k]..bounds[k + 1] - 1` (`bounds[0]` is 0; the byte before `bounds[k + 1]` is
+/// the pile's separator).
 #[derive(Clone, Debug)]
 struct Ends {
     bounds: [u16; MAX_PILES + 1],
@@ -38,11 +44,11 @@ impl Ends {
         self.piles = 0;
     }
 
-    /// The next pile ends at `end`.
+    /// The next pile's separator ends at `bound` (where a pile after it would start).
     #[inline]
-    fn push(&mut self, end: u16) {
+    fn push(&mut self, bound: u16) {
         self.piles += 1;
-        self.bounds[self.piles] = end;
+        self.bounds[self.piles] = bound;
     }
 
     #[inline]
@@ -50,10 +56,10 @@ impl Ends {
         self.piles
     }
 
-    /// Where pile `k` starts and ends.
+    /// Where pile `k` starts and ends (its separator is at the end).
     #[inline]
     fn of(&self, k: usize) -> (usize, usize) {
-        (usize::from(self.bounds[k]), usize::from(self.bounds[k + 1]))
+        (usize::from(self.bounds[k]), usize::from(self.bounds[k + 1]) - 1)
     }
 
     fn used(&self) -> &[u16] {
@@ -78,10 +84,11 @@ impl Hash for Ends {
 impl Board {
     /// A board holding `piles`.
     pub fn new(piles: &[&[u8]], round: u32, base: Option<u8>) -> Board {
-        let mut cards = Vec::with_capacity(piles.iter().map(|pile| pile.len()).sum());
+        let mut cards = Vec::with_capacity(piles.iter().map(|pile| pile.len() + 1).sum());
         let mut ends = Ends::default();
         for pile in piles {
             cards.extend_from_slice(pile);
+            cards.push(SEPARATOR);
             ends.push(cards.len() as u16);
         }
         Board { cards, ends, round, base }
@@ -94,6 +101,7 @@ impl Board {
         self.ends.clear();
         for k in 0..piles {
             pile(k, &mut self.cards);
+            self.cards.push(SEPARATOR);
             self.ends.push(self.cards.len() as u16);
         }
         self.round = round;
@@ -113,6 +121,7 @@ impl Board {
         out.ends.clear();
         for k in 0..self.ends.len() {
             out.cards.extend_from_slice(if edit.is_changed(k) { edit.pile(k) } else { self.pile(k) });
+            out.cards.push(SEPARATOR);
             out.ends.push(out.cards.len() as u16);
         }
         out.round = edit.round;
@@ -133,16 +142,18 @@ impl Board {
         let (cards, ends) = (&mut out.cards, &mut out.ends);
         cards.clear();
         ends.clear();
-        // Unchanged piles are copied in runs: `from` is where the run not yet copied starts.
+        // Unchanged piles (with their separators) are copied in runs: `from` is where the
+        // run not yet copied starts.
         let mut from = 0usize;
         for k in 0..self.piles() {
             let (start, end) = self.ends.of(k);
             if effect.changes(k) {
                 cards.extend_from_slice(&self.cards[from..start]);
-                from = end;
                 effect.write(self, k, cards);
+                cards.push(SEPARATOR);
+                from = end + 1;
             }
-            ends.push((cards.len() + end - from) as u16);
+            ends.push((cards.len() + end + 1 - from) as u16);
         }
         cards.extend_from_slice(&self.cards[from..]);
         out.round = self.round;
@@ -245,6 +256,7 @@ impl Board {
                 next[k] = out.cards.len();
                 out.cards.resize(out.cards.len() + usize::from(extra[k]), 0);
             }
+            out.cards.push(SEPARATOR);
             out.ends.push(out.cards.len() as u16);
         }
         for n in 0..packets {
@@ -301,9 +313,10 @@ impl Board {
         &self.cards[start..end]
     }
 
-    /// Every card, pile after pile.
-    pub fn cards(&self) -> &[u8] {
-        &self.cards
+    /// The piles' cards joined by [`SEPARATOR`], as Python's `b"\xff".join` of them.
+    #[inline]
+    pub fn joined(&self) -> &[u8] {
+        &self.cards[..self.cards.len().saturating_sub(1)]
     }
 
     /// Runs `f` on this board as a [`Position`].

@@ -116,28 +116,8 @@ impl Policy for Digging<'_> {
             depths[pile]
         };
         let mut noise = (self.attempt > 0).then(|| {
-            // The piles joined by 0xff, as Python hashes them (on the stack up to 256 bytes).
-            let piles = board.piles();
-            let length = (0..piles).map(|k| board.pile(k).len()).sum::<usize>() + piles.saturating_sub(1);
-            let mut stack = [0u8; 256];
-            let mut heap = Vec::new();
-            let joined: &mut [u8] = if length <= stack.len() {
-                &mut stack[..length]
-            } else {
-                heap.resize(length, 0);
-                &mut heap
-            };
-            let mut at = 0;
-            for k in 0..piles {
-                if k > 0 {
-                    joined[at] = 0xff;
-                    at += 1;
-                }
-                let pile = board.pile(k);
-                joined[at..at + pile.len()].copy_from_slice(pile);
-                at += pile.len();
-            }
-            SplitMix64::new(u64::from(crc32([&*joined])) ^ self.attempt.wrapping_mul(0x9E37_79B1))
+            // Seeded from the piles joined by 0xff, as Python hashes them (a board's buffer).
+            SplitMix64::new(u64::from(crc32([board.joined()])) ^ self.attempt.wrapping_mul(0x9E37_79B1))
         });
         let mut full = MoveList::new();
         self.full.ordered_moves(board, &mut full);
