@@ -62,6 +62,15 @@ impl Ends {
         (usize::from(self.bounds[k]), usize::from(self.bounds[k + 1]) - 1)
     }
 
+    /// Takes the bounds `range` from `other`, each plus `shift` (modulo 2^16: a shift down
+    /// is a large one).
+    #[inline]
+    fn shifted(&mut self, other: &Ends, range: std::ops::RangeInclusive<usize>, shift: u16) {
+        for (mine, theirs) in self.bounds[range.clone()].iter_mut().zip(&other.bounds[range]) {
+            *mine = theirs.wrapping_add(shift);
+        }
+    }
+
     fn used(&self) -> &[u16] {
         &self.bounds[..=self.piles]
     }
@@ -141,21 +150,23 @@ impl Board {
         let Some(effect) = self.cards_effect(spec, mv) else { return false };
         let (cards, ends) = (&mut out.cards, &mut out.ends);
         cards.clear();
-        ends.clear();
-        // Unchanged piles (with their separators) are copied in runs: `from` is where the
-        // run not yet copied starts.
-        let mut from = 0usize;
-        for k in 0..self.piles() {
+        ends.piles = self.ends.piles;
+        // Unchanged piles (with their separators) are copied in runs, and their bounds
+        // shifted by what the changed piles before them grew: `from` is where the run not
+        // yet copied starts, `bound` the first bound not yet written.
+        let (mut from, mut bound, mut shift) = (0usize, 1usize, 0u16);
+        for k in effect.changed() {
             let (start, end) = self.ends.of(k);
-            if effect.changes(k) {
-                cards.extend_from_slice(&self.cards[from..start]);
-                effect.write(self, k, cards);
-                cards.push(SEPARATOR);
-                from = end + 1;
-            }
-            ends.push((cards.len() + end + 1 - from) as u16);
+            cards.extend_from_slice(&self.cards[from..start]);
+            ends.shifted(&self.ends, bound..=k, shift);
+            effect.write(self, k, cards);
+            cards.push(SEPARATOR);
+            ends.bounds[k + 1] = cards.len() as u16;
+            shift = (cards.len() as u16).wrapping_sub(end as u16 + 1);
+            (from, bound) = (end + 1, k + 2);
         }
         cards.extend_from_slice(&self.cards[from..]);
+        ends.shifted(&self.ends, bound..=self.ends.piles, shift);
         out.round = self.round;
         out.base = effect.base_after(self, spec);
         true
@@ -173,10 +184,7 @@ impl Board {
         mut visit: impl FnMut(usize, &[u8]),
     ) -> Option<Option<u8>> {
         let effect = self.cards_effect(spec, mv)?;
-        let mut piles = [effect.source, effect.target, spec.stock];
-        let changed = if effect.refill.is_some() { 3 } else { 2 };
-        piles[..changed].sort_unstable();
-        for &k in &piles[..changed] {
+        for k in effect.changed() {
             scratch.clear();
             effect.write(self, k, scratch);
             visit(k, scratch);
@@ -344,10 +352,13 @@ struct CardsEffect<'a> {
 }
 
 impl CardsEffect<'_> {
-    /// Whether the move changes pile `k`.
+    /// The piles the move changes, in order.
     #[inline]
-    fn changes(&self, k: usize) -> bool {
-        k == self.source || k == self.target || (self.refill.is_some() && k == self.stock)
+    fn changed(&self) -> impl Iterator<Item = usize> {
+        let mut piles = [self.source, self.target, self.stock];
+        let changed = if self.refill.is_some() { 3 } else { 2 };
+        piles[..changed].sort_unstable();
+        piles.into_iter().take(changed)
     }
 
     /// Appends the cards pile `k` (one the move changes) holds after the move.

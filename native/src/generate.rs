@@ -11,7 +11,7 @@ use crate::permits::Candidate;
 use crate::position::Position;
 use smallvec::SmallVec;
 
-use crate::spec::{Build, CanDeal, Source, Spec, Target, MAX_PILES, MAX_WANTS};
+use crate::spec::{Build, CanDeal, Source, Spec, Target, MAX_PILES};
 
 /// A move of cards: `count` from the top of `source`, or the one card at `index`
 /// (counted from the bottom), onto `target`.
@@ -62,56 +62,9 @@ struct Unit {
 /// The moves of a position (no allocation for up to 64).
 pub type MoveList = SmallVec<[Move; 64]>;
 
-/// Entries a [`Wants`] holds at most ([`Spec`] checks that the target rules stay within).
-const WANTS: usize = MAX_WANTS;
-/// The end of a list in [`Wants`].
-const NONE: u8 = u8::MAX;
-
-/// For each card identity, the piles that want it, in the order the target rules name
-/// them: one list per card, linked through a shared table (cheap to start empty).
-struct Wants {
-    first: [u8; IDENTITIES],
-    last: [u8; IDENTITIES],
-    pile: [u8; WANTS],
-    next: [u8; WANTS],
-    len: usize,
-}
-
-impl Wants {
-    fn new() -> Self {
-        Wants { first: [NONE; IDENTITIES], last: [NONE; IDENTITIES], pile: [0; WANTS], next: [NONE; WANTS], len: 0 }
-    }
-
-    #[inline]
-    fn add(&mut self, card: u8, pile: usize) {
-        let (card, entry) = (usize::from(card), self.len);
-        if entry >= WANTS {
-            return;
-        }
-        self.len += 1;
-        self.pile[entry] = pile as u8;
-        self.next[entry] = NONE;
-        match self.last[card] {
-            NONE => self.first[card] = entry as u8,
-            last => self.next[usize::from(last)] = entry as u8,
-        }
-        self.last[card] = entry as u8;
-    }
-
-    /// The piles that want the card byte `card` (none for a face-down byte).
-    #[inline]
-    fn of(&self, card: u8) -> impl Iterator<Item = u8> + '_ {
-        let mut entry = if usize::from(card) < IDENTITIES { self.first[usize::from(card)] } else { NONE };
-        std::iter::from_fn(move || {
-            if entry == NONE {
-                return None;
-            }
-            let at = usize::from(entry);
-            entry = self.next[at];
-            Some(self.pile[at])
-        })
-    }
-}
+/// For each card identity, the piles that want it, as bits of their places in the target
+/// rules' order ([`crate::spec::WantOrder`]).
+type Wants = [u32; IDENTITIES];
 
 /// Every legal move of `position`, appended to `moves` in the order of the Python rules.
 ///
@@ -120,7 +73,8 @@ impl Wants {
 /// pile of each group. An empty slice means no groups.
 pub fn generate(spec: &Spec, position: &Position, alike: &[u8], moves: &mut MoveList) {
     let piles = position.piles;
-    let mut wants = Wants::new();
+    let order = &spec.wanting;
+    let mut wants: Wants = [0; IDENTITIES];
     let mut anywhere: SmallVec<[u8; MAX_PILES]> = SmallVec::new();
     for target in &spec.targets {
         match target {
@@ -128,8 +82,9 @@ pub fn generate(spec: &Spec, position: &Position, alike: &[u8], moves: &mut Move
             Target::BuildsOn { piles: targets, build } => {
                 for &i in targets {
                     if let Some(&top) = piles[i].last() {
+                        let bit = 1 << order.place[i];
                         for &card in build.takes(top) {
-                            wants.add(card, i);
+                            wants[usize::from(card)] |= bit;
                         }
                     }
                 }
@@ -142,25 +97,31 @@ pub fn generate(spec: &Spec, position: &Position, alike: &[u8], moves: &mut Move
     if !alike.is_empty() && anywhere.len() > 1 {
         first_of_each_group(&mut anywhere, alike);
     }
-    let mut units: SmallVec<[Unit; 64]> = SmallVec::new();
-    for source in &spec.sources {
-        list_units(source, position, &mut units);
-    }
-    for unit in &units {
+    let mut unit_moves = |unit: Unit| {
         let source = usize::from(unit.pile);
-        for target in wants.of(unit.card).chain(anywhere.iter().copied()) {
+        let mut push = |target: u8| {
             let target_index = usize::from(target);
             if target_index == source {
-                continue;
+                return;
             }
             if let Some(permits) = &spec.permits {
                 let candidate = Candidate { source, target: target_index, count: usize::from(unit.count) };
                 if !permits.permit(spec, position, candidate) {
-                    continue;
+                    return;
                 }
             }
             moves.push(Move::Cards(CardMove { source: unit.pile, target, count: unit.count, index: unit.index }));
+        };
+        // A face-down byte is no identity: no pile wants it.
+        let mut wanting = wants.get(usize::from(unit.card)).copied().unwrap_or(0);
+        while wanting != 0 {
+            push(order.pile[wanting.trailing_zeros() as usize]);
+            wanting &= wanting - 1;
         }
+        anywhere.iter().for_each(|&target| push(target));
+    };
+    for source in &spec.sources {
+        list_units(source, position, &mut unit_moves);
     }
     let can_deal = match spec.can_deal {
         Some(CanDeal::StockHasCards) => !piles[spec.stock].is_empty(),
@@ -174,6 +135,7 @@ pub fn generate(spec: &Spec, position: &Position, alike: &[u8], moves: &mut Move
 /// Each foundation wants the next card of its suit and direction (any card of its suit
 /// while the base rank is not chosen).
 fn foundations_take_next(spec: &Spec, position: &Position, wants: &mut Wants) {
+    let place = &spec.wanting.place;
     for foundation in &spec.foundations {
         let pile = position.piles[foundation.pile];
         let rank_wanted = match pile.last() {
@@ -181,7 +143,7 @@ fn foundations_take_next(spec: &Spec, position: &Position, wants: &mut Wants) {
                 Some(first) => i32::from(first),
                 None => {
                     for rank in 0..13 {
-                        wants.add(foundation.suit * 13 + rank, foundation.pile);
+                        wants[usize::from(foundation.suit * 13 + rank)] |= 1 << place[foundation.pile];
                     }
                     continue;
                 }
@@ -198,7 +160,7 @@ fn foundations_take_next(spec: &Spec, position: &Position, wants: &mut Wants) {
                 }
             }
         };
-        wants.add(foundation.suit * 13 + rank_wanted as u8, foundation.pile);
+        wants[usize::from(foundation.suit) * 13 + rank_wanted as usize] |= 1 << place[foundation.pile];
     }
 }
 
@@ -228,14 +190,15 @@ fn run_length(pile: &[u8], build: &Build) -> usize {
     n
 }
 
-fn list_units(source: &Source, position: &Position, units: &mut SmallVec<[Unit; 64]>) {
+/// Calls `unit` with each movable unit of the source rule `source`, in its order.
+fn list_units(source: &Source, position: &Position, units: &mut impl FnMut(Unit)) {
     let piles = position.piles;
     match source {
         Source::TopCards { piles: sources } => {
             for &i in sources {
                 if let Some(&top) = piles[i].last() {
                     if !is_face_down(top) {
-                        units.push(Unit { pile: i as u8, count: 1, index: None, card: top });
+                        units(Unit { pile: i as u8, count: 1, index: None, card: top });
                     }
                 }
             }
@@ -248,7 +211,7 @@ fn list_units(source: &Source, position: &Position, units: &mut SmallVec<[Unit; 
                         let last = pile.len() - 1;
                         for (k, &card) in pile.iter().enumerate() {
                             let index = if k < last { Some(k as u16) } else { None };
-                            units.push(Unit { pile: i as u8, count: 1, index, card });
+                            units(Unit { pile: i as u8, count: 1, index, card });
                         }
                     }
                 }
@@ -259,7 +222,7 @@ fn list_units(source: &Source, position: &Position, units: &mut SmallVec<[Unit; 
                 let pile = piles[i];
                 if !pile.is_empty() {
                     for n in 1..=run_length(pile, build) {
-                        units.push(Unit { pile: i as u8, count: n as u16, index: None, card: pile[pile.len() - n] });
+                        units(Unit { pile: i as u8, count: n as u16, index: None, card: pile[pile.len() - n] });
                     }
                 }
             }
@@ -268,16 +231,16 @@ fn list_units(source: &Source, position: &Position, units: &mut SmallVec<[Unit; 
             for &i in sources {
                 let pile = piles[i];
                 if let Some(&top) = pile.last() {
-                    units.push(Unit { pile: i as u8, count: 1, index: None, card: top });
+                    units(Unit { pile: i as u8, count: 1, index: None, card: top });
                     if pile.len() > 1 && run_length(pile, build) == pile.len() {
-                        units.push(Unit { pile: i as u8, count: pile.len() as u16, index: None, card: pile[0] });
+                        units(Unit { pile: i as u8, count: pile.len() as u16, index: None, card: pile[0] });
                     }
                 }
             }
         }
         Source::StockTop { pile } => {
             if let Some(&top) = piles[*pile].last() {
-                units.push(Unit { pile: *pile as u8, count: 1, index: None, card: top & IDENTITY });
+                units(Unit { pile: *pile as u8, count: 1, index: None, card: top & IDENTITY });
             }
         }
     }

@@ -92,6 +92,9 @@ impl TryFrom<Vec<Vec<u8>>> for Build {
                 if usize::from(card) >= IDENTITIES {
                     return Err(format!("a build table names card {card}"));
                 }
+                if *mask & 1 << card != 0 {
+                    return Err(format!("a build table names card {card} twice for one card"));
+                }
                 *mask |= 1 << card;
             }
         }
@@ -252,13 +255,51 @@ pub struct Spec {
     pub stock_click: StockClick,
     pub can_deal: Option<CanDeal>,
     pub after_move: Option<AfterMove>,
+    /// The order in which the target rules name the piles that want cards (made from them).
+    #[serde(skip)]
+    pub wanting: WantOrder,
+}
+
+/// The piles the target rules that want cards name (`FoundationsTakeNext`, `BuildsOn`), in
+/// the order the rules name them: pile `pile[n]` is the `n`-th and `place[pile[n]] == n`.
+/// Move generation keeps the piles that want a card as bits of their places, so that it
+/// lists them in this order.
+#[derive(Clone, Debug, Default)]
+pub struct WantOrder {
+    pub place: [u8; MAX_PILES],
+    pub pile: [u8; MAX_PILES],
+}
+
+impl WantOrder {
+    /// The order of `spec`'s target rules; an error if they name a pile twice.
+    fn of(spec: &Spec) -> Result<WantOrder, String> {
+        let mut order = WantOrder::default();
+        let (mut named, mut count) = (0u32, 0usize);
+        for target in &spec.targets {
+            let piles: Vec<usize> = match target {
+                Target::FoundationsTakeNext => spec.foundations.iter().map(|f| f.pile).collect(),
+                Target::BuildsOn { piles, .. } => piles.clone(),
+                Target::EmptyPilesTakeAny { .. } => continue,
+            };
+            for pile in piles {
+                if has(named, pile) {
+                    return Err(format!("pile {pile} is named twice by the target rules that want cards"));
+                }
+                named |= 1 << pile;
+                (order.place[pile], order.pile[count]) = (count as u8, pile as u8);
+                count += 1;
+            }
+        }
+        Ok(order)
+    }
 }
 
 impl Spec {
     /// Reads a spec from its JSON text and checks its pile indices.
     pub fn from_json(text: &str) -> Result<Spec, String> {
-        let spec: Spec = serde_json::from_str(text).map_err(|error| error.to_string())?;
+        let mut spec: Spec = serde_json::from_str(text).map_err(|error| error.to_string())?;
         spec.check()?;
+        spec.wanting = WantOrder::of(&spec)?;
         Ok(spec)
     }
 

@@ -121,27 +121,30 @@ impl Policy for Digging<'_> {
         });
         let mut full = MoveList::new();
         self.full.ordered_moves(board, &mut full);
-        // (class, score, place in the full order, move); scores are never negative, so their
-        // bits sort as the numbers do.
-        let mut ranked: SmallVec<[(u8, u64, usize, Move); 64]> = SmallVec::new();
-        for (n, &mv) in full.iter().enumerate() {
+        // Moves to a foundation first and the deal last, each in the full order; the others
+        // by score, ties in the full order (a stable sort). Scores are never negative, so
+        // their bits sort as the numbers do.
+        let mut scored: SmallVec<[(u64, Move); 64]> = SmallVec::new();
+        let mut deal = None;
+        for &mv in &full {
             match mv {
-                Move::Deal => ranked.push((2, 0, n, mv)),
+                Move::Deal => deal = Some(mv),
                 Move::Cards(m) if self.full.is_foundation(m.source.into()) => {}
                 Move::Cards(m) if uncovers && self.uncovers_nothing(board, m, wanted) => {}
-                Move::Cards(m) if self.full.is_foundation(m.target.into()) => ranked.push((0, 0, n, mv)),
+                Move::Cards(m) if self.full.is_foundation(m.target.into()) => moves.push(mv),
                 Move::Cards(m) => {
                     let mut score = depth_of(usize::from(m.source));
                     if let Some(noise) = noise.as_mut() {
                         score += noise.random() * DIG_NOISE;
                     }
                     debug_assert!(score >= 0.0, "a depth and noise are never negative");
-                    ranked.push((1, score.to_bits(), n, mv));
+                    scored.push((score.to_bits(), mv));
                 }
             }
         }
-        ranked.sort_unstable_by_key(|&(class, score, place, _)| (class, score, place));
-        moves.extend(ranked.iter().map(|&(.., mv)| mv));
+        scored.sort_by_key(|&(score, _)| score);
+        moves.extend(scored.iter().map(|&(_, mv)| mv));
+        moves.extend(deal);
     }
 
     fn safe_move(&self, board: &Board) -> Option<Move> {
