@@ -288,9 +288,18 @@ pub type PileHashes = [Key; MAX_PILES];
 /// Appends the moves of `ranked` to `moves` by class, lowest first, each class in its order
 /// in `ranked` (a stable sort by class; classes are below 8).
 fn extend_by_class(moves: &mut MoveList, ranked: &[(u8, Move)]) {
-    let present = ranked.iter().fold(0u8, |classes, &(class, _)| classes | 1 << class);
-    for class in (0..8).filter(|&class| present & 1 << class != 0) {
-        moves.extend(ranked.iter().filter(|&&(c, _)| c == class).map(|&(_, mv)| mv));
+    // Where each class starts among the new moves: the counts of the classes before it.
+    let mut start = [0usize; 8];
+    ranked.iter().for_each(|&(class, _)| start[usize::from(class)] += 1);
+    let mut sum = moves.len();
+    for slot in &mut start {
+        (*slot, sum) = (sum, sum + *slot);
+    }
+    moves.resize(sum, Move::Deal);
+    for &(class, mv) in ranked {
+        let at = &mut start[usize::from(class)];
+        moves[*at] = mv;
+        *at += 1;
     }
 }
 
