@@ -174,6 +174,19 @@ def test_a_bad_spec_is_refused() -> None:
     spec["stock"] = 40
     with pytest.raises(ValueError, match="pile index 40 out of range"):
         module.Kernel(json.dumps(spec), game, State, DEAL)
+    # Move generation lists the piles that want a card once each, in the target rules' order:
+    # a pile that two of those rules name, or a card a build table names twice, is refused.
+    spec = native.spec_of(game)
+    builds = next(target["BuildsOn"] for target in spec["targets"] if isinstance(target, dict) and "BuildsOn" in target)
+    foundation = spec["foundations"][0]["pile"]
+    builds["piles"] = [*builds["piles"], foundation]
+    with pytest.raises(ValueError, match=f"pile {foundation} is named twice by the target rules that want cards"):
+        module.Kernel(json.dumps(spec), game, State, DEAL)
+    spec = native.spec_of(game)
+    builds = next(target["BuildsOn"] for target in spec["targets"] if isinstance(target, dict) and "BuildsOn" in target)
+    builds["build"][0] = [*builds["build"][0], builds["build"][0][0]]
+    with pytest.raises(ValueError, match="names card .* twice for one card"):
+        module.Kernel(json.dumps(spec), game, State, DEAL)
 
 
 # -- by default, and the fallback -------------------------------------------------------------------

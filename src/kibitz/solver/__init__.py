@@ -64,9 +64,9 @@ it (``Policy.first_pass_look``). Version 20 changed only Kingsdown Eights: once 
 pass has searched 2,000,000 nodes, an attempt's budget that grows grows by 1.6 instead of
 1.1 (``Policy.first_pass_late_growth``), and its first pass gets 99% of the limits instead
 of 97%. Version 21 changed no search, only the native kernel's speed: it generates moves
-with the piles that want each card as bits, makes a child's key from its parent's by the
-piles the move changes, and seeds the digging noise from the board's own buffer. A
-node-limited search is the same step by step; one limited by time gets further.)"""
+with the piles that want each card as bits, seeds the digging noise from the board's own
+buffer instead of joining its piles, and sorts less. A node-limited search is the same
+step by step; one limited by time gets further.)"""
 
 
 class SolverBugError(AssertionError):
