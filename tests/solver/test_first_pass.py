@@ -148,6 +148,34 @@ def test_attempt_budgets_grow_up_to_the_policys_bound(monkeypatch: pytest.Monkey
     assert max(cap for cap in caps if cap is not None) > most
 
 
+def test_a_budget_that_keeps_growing_stops_at_the_largest_node_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attempts that abandon a subtree and attempts that then find nothing left, in turn,
+    grow the budget without spending it: under a time limit alone it stops at
+    ``MOST_BUDGET`` (the native search's largest count, where its arithmetic saturates),
+    where it grew without end and the caps made from it overflowed a float after some
+    15,000 attempts."""
+    game = kibitz.game("kingsdown-eights")
+    policy = policy_for(game)
+    budgets: list[int] = []
+
+    def attempt(state: State, quick: Policy, limits: Limits, finished: set[Hashable] | None = None,
+                looks: Looks | None = None) -> SolveResult:
+        assert isinstance(quick, Digging) and limits.nodes is not None and quick.deal_cap is not None
+        budgets.append(limits.nodes)
+        if len(budgets) == 16_000:
+            return SolveResult(Outcome.WON, nodes=1, states=1)
+        if len(budgets) % 2:
+            return SolveResult(Outcome.UNKNOWN, reason="subtree cap", nodes=1, states=1)
+        return SolveResult(Outcome.LOST, nodes=1, states=1)
+
+    monkeypatch.setattr(search_module, "search", attempt)
+    assert first_pass(game.deal(7), policy, Limits(seconds=600)).outcome is Outcome.WON
+    assert len(budgets) == 16_000 and budgets[0] == policy.first_pass_budget
+    assert budgets == sorted(budgets)
+    assert budgets[-1] == search_module.MOST_BUDGET == 2**64 - 1
+    assert budgets.count(search_module.MOST_BUDGET) > 10_000
+
+
 class Recording(Digging):
     """A digging attempt that records the positions it searches from."""
 

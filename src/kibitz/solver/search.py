@@ -241,12 +241,18 @@ class _Attempts:
             late = policy.first_pass_late_growth
             growth = late if late is not None and spent.nodes >= policy.first_pass_late_growth_from \
                 else policy.first_pass_growth
-            budget = int(budget * growth)
+            grown = budget * growth
+            budget = MOST_BUDGET if grown >= MOST_BUDGET else int(grown)
             if policy.first_pass_most is not None:
                 budget = min(budget, policy.first_pass_most)
             self.budget = budget
         return part
 
+
+MOST_BUDGET = 2**64 - 1
+"""The largest budget of a first-pass attempt, whatever its growth (the native search's
+largest node count): attempts that abandon a subtree and attempts that then find nothing
+left can take turns, the budget growing with each pair while the nodes spent stay few."""
 
 FIRST_BUDGET = 2_000
 """Node budget of each alternative in the first pass of a split search; it grows fourfold."""
