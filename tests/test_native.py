@@ -13,7 +13,7 @@ import os
 import random
 import subprocess
 import sys
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -176,15 +176,18 @@ def test_a_bad_spec_is_refused() -> None:
         module.Kernel(json.dumps(spec), game, State, DEAL)
     # Move generation lists the piles that want a card once each, in the target rules' order:
     # a pile that two of those rules name, or a card a build table names twice, is refused.
+    def builds_on(spec: dict[str, Any]) -> dict[str, Any]:
+        """The spec's first `BuildsOn` target rule."""
+        return next(target["BuildsOn"] for target in spec["targets"] if isinstance(target, dict) and "BuildsOn" in target)
+
     spec = native.spec_of(game)
-    builds = next(target["BuildsOn"] for target in spec["targets"] if isinstance(target, dict) and "BuildsOn" in target)
     foundation = spec["foundations"][0]["pile"]
-    builds["piles"] = [*builds["piles"], foundation]
+    builds_on(spec)["piles"].append(foundation)
     with pytest.raises(ValueError, match=f"pile {foundation} is named twice by the target rules that want cards"):
         module.Kernel(json.dumps(spec), game, State, DEAL)
     spec = native.spec_of(game)
-    builds = next(target["BuildsOn"] for target in spec["targets"] if isinstance(target, dict) and "BuildsOn" in target)
-    builds["build"][0] = [*builds["build"][0], builds["build"][0][0]]
+    build = builds_on(spec)["build"]
+    build[0] = [*build[0], build[0][0]]
     with pytest.raises(ValueError, match="names card .* twice for one card"):
         module.Kernel(json.dumps(spec), game, State, DEAL)
 
