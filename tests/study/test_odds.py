@@ -111,9 +111,12 @@ def test_interrupted_odds_resume_to_the_same_table(tmp_path: Path) -> None:
     with Store(tmp_path / "parts.db") as store:
         with pytest.raises(KeyboardInterrupt):
             run_odds(PLAN, store, interrupt_after(2))
-        assert store.count_plays() == 2 * PLAN.batch, "finished batches survive the interruption"
+        # The two batches delivered survive; so may the finished deals of the batches in
+        # flight, which the workers hand in when told to stop after the deal in hand.
+        kept = store.count_plays()
+        assert 2 * PLAN.batch <= kept <= len(PLAN.deals), "finished batches survive the interruption"
         resumed = run_odds(PLAN, store)
-        assert (resumed.skipped, resumed.done) == (6, 6)
+        assert (resumed.skipped, resumed.done) == (kept, len(PLAN.deals) - kept)
         assert comparable(list(store.plays())) == comparable(whole)
         assert table_without_clock(store) == whole_table
 
