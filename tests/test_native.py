@@ -246,3 +246,19 @@ def test_solve_json_says_which_build_ran() -> None:
         row = json.loads(subprocess.run(command, env=environment | env, capture_output=True, text=True,
                                         check=True).stdout)
         assert row["build"] == build and row["outcome"] == "won"
+
+
+def test_the_profile_guided_build_is_trained_on_every_game() -> None:
+    """Code the training runs never reach is compiled as rarely used: every game is solved."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "scripts" / "native_training.py"
+    spec = importlib.util.spec_from_file_location("native_training", path)
+    assert spec is not None and spec.loader is not None
+    training = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(training)
+    assert set(training.SOLVES) == {info.slug for info in kibitz.games()}
+    from kibitz.solver.policies import policy_for
+    long_game, _, long_limit = training.LONG_SOLVE
+    policy = policy_for(kibitz.game(long_game))
+    assert long_limit > max(policy.first_pass_late_growth_from, policy.first_pass_look_from) > 0

@@ -45,6 +45,7 @@ impl Search {
     /// passes), a winning line with its loops cut out; `requested()` is asked at each clock
     /// reading whether Ctrl-C came.
     #[pyo3(signature = (state, seconds, nodes, table, cpu, requested))]
+    #[allow(clippy::too_many_arguments)] // the arguments of the Python call
     fn solve<'py>(
         &self,
         py: Python<'py>,

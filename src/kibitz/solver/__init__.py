@@ -24,7 +24,7 @@ from kibitz.solver.result import Limits, Outcome, SolveResult
 from kibitz.solver.search import first_pass, search
 from kibitz.state import State
 
-SOLVER_VERSION = 21
+SOLVER_VERSION = 22
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
@@ -66,7 +66,9 @@ pass has searched 2,000,000 nodes, an attempt's budget that grows grows by 1.6 i
 of 97%. Version 21 changed no search, only the native kernel's speed: it generates moves
 with the piles that want each card as bits, seeds the digging noise from the board's own
 buffer instead of joining its piles, and sorts less. A node-limited search is the same
-step by step; one limited by time gets further.)"""
+step by step; one limited by time gets further. Version 22 changed no search either: the
+native kernel is built for the machine's processor and guided by a profile of its own runs
+(``scripts/build_native``), so that one limited by time gets further again.)"""
 
 
 class SolverBugError(AssertionError):
