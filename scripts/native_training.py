@@ -23,7 +23,7 @@ import time
 import kibitz
 from kibitz import native
 from kibitz.registry import games
-from kibitz.rules import RULESETS
+from kibitz.rules import RULESETS, Game
 from kibitz.solver import Limits, solve
 
 SOLVES: dict[str, tuple[tuple[int, ...], int]] = {
@@ -43,9 +43,8 @@ PLAY_OUTS = 12
 """Random games played through the library for each game and ruleset."""
 
 
-def play_outs(slug: str, ruleset: str, rng: random.Random) -> int:
+def play_outs(game: Game, rng: random.Random) -> int:
     """Random games from the first deals, through ``legal_moves`` and ``apply``; the moves made."""
-    game = kibitz.game(slug, ruleset)
     made = 0
     for deal in range(1, PLAY_OUTS + 1):
         state = game.deal(deal)
@@ -76,7 +75,7 @@ def main() -> int:
             game = kibitz.game(slug, ruleset)
             for deal in deals:
                 nodes += solve(game.deal(deal), Limits(nodes=limit)).nodes
-            moves += play_outs(slug, ruleset, rng)
+            moves += play_outs(game, rng)
     slug, deal, limit = LONG_SOLVE
     nodes += solve(kibitz.game(slug).deal(deal), Limits(nodes=limit)).nodes
     print(f"native_training: {nodes:,} nodes solved and {moves:,} moves played in "

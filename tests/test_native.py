@@ -8,11 +8,13 @@ off. The conformance suite and the PySolFC transcripts also run on both builds.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -23,6 +25,7 @@ from kibitz.counterparts import MissingCounterpart, TopCards, counterpart
 from kibitz.piles import PileKind
 from kibitz.rules import Game, Unit, deal_while_stock_lasts
 from kibitz.solver import Limits, solve
+from kibitz.solver.policies import policy_for
 
 from conftest import GAMES_AND_RULESETS
 
@@ -250,15 +253,12 @@ def test_solve_json_says_which_build_ran() -> None:
 
 def test_the_profile_guided_build_is_trained_on_every_game() -> None:
     """Code the training runs never reach is compiled as rarely used: every game is solved."""
-    import importlib.util
-    from pathlib import Path
     path = Path(__file__).resolve().parents[1] / "scripts" / "native_training.py"
     spec = importlib.util.spec_from_file_location("native_training", path)
     assert spec is not None and spec.loader is not None
     training = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(training)
     assert set(training.SOLVES) == {info.slug for info in kibitz.games()}
-    from kibitz.solver.policies import policy_for
     long_game, _, long_limit = training.LONG_SOLVE
     policy = policy_for(kibitz.game(long_game))
     assert long_limit > max(policy.first_pass_late_growth_from, policy.first_pass_look_from) > 0
