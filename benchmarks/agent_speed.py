@@ -34,8 +34,9 @@ from kibitz import compiled
 from kibitz.agents import SETTINGS, Setting, agent, observe
 from kibitz.agents.base import Agent
 from kibitz.agents.play import play_out
-from kibitz.agents.strong import StrongAgent
-from kibitz.study.report import percentile, wilson
+from kibitz.agents.strong import StrongAgent, survey
+from kibitz.intervals import wilson
+from kibitz.study.report import percentile
 from kibitz.view import View
 
 
@@ -46,13 +47,42 @@ def parse_range(text: str) -> range:
 
 def make_agent(spec: str, setting: Setting) -> Agent:
     """``random``, ``greedy``, ``strong``, or ``strong/METHOD`` and ``strong/METHOD/SAMPLES``
-    (the strong agent with that method, and that many samples)."""
+    (the strong agent with that method, and that many samples); ``strong@NODES``: the strong
+    agent with NODES nodes per search in every game (agent version 2 searched 600 at the
+    study setting and 700 at the hint setting) instead of the game's own."""
+    spec, _, nodes = spec.partition("@")
+    if nodes:
+        setting = setting.but(nodes=int(nodes))
     name, *changes = spec.split("/")
     if changes:
         method = changes[0]
         samples = int(changes[1]) if len(changes) > 1 else setting.samples
         return StrongAgent(setting.but(method=method, samples=samples))
     return agent(name, setting)
+
+
+def nodes_words(setting: Setting) -> str:
+    return f"{setting.nodes:,} nodes" if isinstance(setting.nodes, int) else "the game's own nodes"
+
+
+def undecided(slugs: list[str], ruleset: str, deals: range, setting: Setting, nodes: list[int | None]) -> None:
+    """The share of the strong agent's samples left undecided at the opening of each deal."""
+    print(f"\nundecided: the share of the samples the {setting.name} setting draws at the opening of deals "
+          f"{deals.start}-{deals.stop - 1} that its searches leave undecided (median and worst over the deals)")
+    print("| game | nodes per search | samples per opening | median undecided | worst |")
+    print("|---|---|---|---|---|")
+    for slug in slugs:
+        game = kibitz.game(slug, ruleset)
+        for budget in nodes:
+            chosen = setting if budget is None else setting.but(nodes=budget)
+            shares: list[float] = []
+            drawn: list[int] = []
+            for number in deals:
+                _, results, _ = survey(observe(game.deal(number)), random.Random(number), chosen)
+                drawn.append(len(results))
+                shares.append(sum(not r.is_decided for r in results) / len(results))
+            print(f"| {slug} | {chosen.nodes_for(game):,} | {statistics.median(drawn):g} | "
+                  f"{statistics.median(shares):.0%} | {max(shares):.0%} |", flush=True)
 
 
 def positions(game: kibitz.Game, deals: range, every: int, limit: int
@@ -77,7 +107,7 @@ def positions(game: kibitz.Game, deals: range, every: int, limit: int
 
 def speed(slugs: list[str], ruleset: str, deals: range, every: int, limit: int, setting: Setting) -> None:
     print(f"\nspeed: the strong agent at the {setting.name} setting ({setting.samples} samples, "
-          f"{setting.nodes:,} nodes per search, {setting.candidates} candidates, {setting.method}); "
+          f"{nodes_words(setting)} per search, {setting.candidates} candidates, {setting.method}); "
           f"positions every {every} moves of greedy games from deals {deals.start}-{deals.stop - 1}")
     print("| game | positions | searched | median ms | p90 ms | max ms | searches per move | greedy fallback |")
     print("|---|---|---|---|---|---|---|---|")
@@ -117,7 +147,7 @@ def duel_game(task: tuple[str, str, str, int, Setting]) -> tuple[str, str, int, 
 
 def duel(slugs: list[str], ruleset: str, deals: range, specs: list[str], setting: Setting, workers: int) -> None:
     print(f"\nduel: deals {deals.start}-{deals.stop - 1} from the opening, each agent seeded by the deal "
-          f"number; strong at the {setting.name} setting ({setting.samples} samples, {setting.nodes:,} nodes "
+          f"number; strong at the {setting.name} setting ({setting.samples} samples, {nodes_words(setting)} "
           f"per search, {setting.candidates} candidates, {setting.method}); {workers} worker(s)")
     print("| game | agent | deals | won | win rate | 95% interval | CPU s per game |")
     print("|---|---|---|---|---|---|---|")
@@ -149,7 +179,12 @@ def main() -> None:
     parser.add_argument("--setting", default="hint", choices=sorted(SETTINGS))
     parser.add_argument("--duel-deals", default="", help="deals played from the opening by each agent")
     parser.add_argument("--duel-setting", default="study", choices=sorted(SETTINGS))
-    parser.add_argument("--agents", default="greedy,strong", help="comma-separated (default greedy,strong)")
+    parser.add_argument("--agents", default="greedy,strong",
+                        help="comma-separated (default greedy,strong; strong@600: 600 nodes per search)")
+    parser.add_argument("--undecided-deals", default="",
+                        help="deals at whose opening the share of undecided samples is measured")
+    parser.add_argument("--undecided-nodes", default="0",
+                        help="nodes per search measured there, comma-separated (0: the setting's own)")
     parser.add_argument("--samples", type=int, help="override the samples of the settings")
     parser.add_argument("--nodes", type=int, help="override the node budget of the settings")
     parser.add_argument("--candidates", type=int, help="override the candidates of the settings")
@@ -164,6 +199,9 @@ def main() -> None:
 
     print(f"agent benchmark: ruleset {args.ruleset}, Python {platform.python_version()}, "
           f"{platform.machine()}, compiled solver: {compiled.STATUS}")
+    if args.undecided_deals:
+        budgets = [int(n) or None for n in args.undecided_nodes.split(",")]
+        undecided(slugs, args.ruleset, parse_range(args.undecided_deals), setting(args.setting), budgets)
     if args.speed_deals:
         speed(slugs, args.ruleset, parse_range(args.speed_deals), args.every, args.limit, setting(args.setting))
     if args.duel_deals:

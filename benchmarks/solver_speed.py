@@ -32,7 +32,7 @@ from typing import Any
 import kibitz
 from kibitz import compiled, native
 from kibitz.solver import Limits, Outcome, solve
-from kibitz.study.report import wilson
+from kibitz.intervals import wilson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from solve_apart import build_environment  # noqa: E402  (the harness the tests compare the builds with)

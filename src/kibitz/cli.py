@@ -17,7 +17,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from kibitz import __version__, records
-from kibitz.agents.commands import add_commands as add_agent_commands
+from kibitz.analysis.commands import add_commands as add_analysis_commands
 from kibitz.autoplay import SAFE_RULE
 from kibitz.deals import MAX_DEAL_NUMBER, parse_deal_number, random_deal_number
 from kibitz.errors import KibitzError, UnknownGameError
@@ -53,6 +53,7 @@ examples:
   kibitz replay mygame.kibitz --show
   kibitz solve duchess 1
   kibitz hint duchess 1 --moves "r2>f1"
+  kibitz review mygame.kibitz
   kibitz study duchess --deals 1-1000 && kibitz report
   kibitz odds duchess --deals 1-500 --agent greedy"""
 
@@ -157,8 +158,8 @@ def build_parser() -> ArgumentParser:
                                help="also print each move with the layout after it")
     _add_no_color(replay_parser)
     replay_parser.set_defaults(run=run_replay)
-    add_solver_commands(commands, formatter, _add_ruleset)
-    add_agent_commands(commands, formatter)
+    add_analysis_commands(commands, formatter, _add_ruleset)
+    add_solver_commands(commands, formatter)
     add_web_commands(commands, formatter)
     return parser
 
@@ -324,7 +325,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_USAGE)
     if args.command is None:
-        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, study, report, odds, hint or serve (see 'kibitz --help')\n")
+        sys.stderr.write("kibitz: choose a command: games, deal, play, replay, solve, hint, review, study, report, odds, "
+                         "results or serve (see 'kibitz --help')\n")
         return EXIT_USAGE
     run: Callable[[argparse.Namespace], int] = args.run
     try:

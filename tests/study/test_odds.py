@@ -21,7 +21,8 @@ from kibitz.agents.play import play_out
 from kibitz.cli import main
 from kibitz.solver import SOLVER_VERSION
 from kibitz.study.odds import NO_SETTING, OddsPlan, generator, play_batch, run_odds
-from kibitz.study.report import format_odds_table, summarize, summarize_odds, wilson
+from kibitz.intervals import wilson
+from kibitz.study.report import format_odds_table, summarize, summarize_odds
 from kibitz.study.runner import run_local, solve_batch
 from kibitz.study.store import Play, Store
 

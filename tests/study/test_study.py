@@ -19,7 +19,8 @@ import pytest
 from kibitz.cli import main
 from kibitz.solver import SOLVER_VERSION
 from kibitz.study.commands import parse_deals
-from kibitz.study.report import format_table, summarize, wilson
+from kibitz.intervals import wilson
+from kibitz.study.report import format_table, summarize
 from kibitz.study.runner import MAX_BATCH, MAX_BATCH_SECONDS, StudyPlan, run_local, run_study, solve_batch
 from kibitz.study.store import SCHEMA, Row, Store
 

@@ -3,6 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use std::time::{Duration, Instant};
 
 use super::Kernel;
 use crate::board::Board;
@@ -15,6 +16,9 @@ pub struct Search {
     kernel: Py<Kernel>,
     policy: Canonical,
 }
+
+/// The least time between two questions whether to stop (Ctrl-C, or a stop asked of the thread).
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// A search's answer: outcome, moves, reason, nodes, distinct positions, seconds, peak table.
 type Answer<'py> = (&'static str, Bound<'py, PyTuple>, Option<&'static str>, u64, u64, f64, u64);
@@ -58,19 +62,35 @@ impl Search {
     ) -> PyResult<Answer<'py>> {
         let kernel = self.kernel.get();
         let board = kernel.read(state)?.with_position(|position| Ok(Board::new(position.piles, position.round, position.base)))?;
-        let mut error: Option<PyErr> = None;
-        let mut stop = || match py.check_signals().and_then(|()| requested.call0()?.is_truthy()) {
-            Ok(stop) => stop,
-            Err(raised) => {
-                error = Some(raised);
-                true
+        let requested = requested.clone().unbind();
+        let policy = &self.policy;
+        // The search runs without the interpreter's lock, so that searches in other threads
+        // run at the same time; each clock reading takes the lock to ask whether to stop.
+        let (result, error) = py.detach(|| {
+            let mut error: Option<PyErr> = None;
+            let mut asked = Instant::now();
+            let mut stop = || {
+                // Taking the lock may wait for another thread's turn: asked at most every
+                // STOP_POLL, not at every clock reading.
+                if asked.elapsed() < STOP_POLL {
+                    return false;
+                }
+                asked = Instant::now();
+                Python::attach(|py| match py.check_signals().and_then(|()| requested.call0(py)?.is_truthy(py)) {
+                    Ok(stop) => stop,
+                    Err(raised) => {
+                        error = Some(raised);
+                        true
+                    }
+                })
+            };
+            let mut searcher = Searcher { full: policy, stop: &mut stop };
+            let mut result = searcher.solve(&board, Limits { seconds, nodes, table, cpu });
+            if result.outcome == Outcome::Won {
+                result.moves = searcher.without_loops(&board, &result.moves);
             }
-        };
-        let mut searcher = Searcher { full: &self.policy, stop: &mut stop };
-        let mut result = searcher.solve(&board, Limits { seconds, nodes, table, cpu });
-        if result.outcome == Outcome::Won {
-            result.moves = searcher.without_loops(&board, &result.moves);
-        }
+            (result, error)
+        });
         if let Some(error) = error {
             return Err(error);
         }

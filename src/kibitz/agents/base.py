@@ -8,6 +8,7 @@ from typing import Protocol
 
 from kibitz.agents.observation import Observation
 from kibitz.errors import KibitzError
+from kibitz.intervals import Z95, wilson
 from kibitz.moves import Move
 
 
@@ -38,10 +39,13 @@ class Chance:
 
     ``won`` of ``samples`` deals consistent with what the player sees were won by the solver
     from the current position, ``lost`` were proved lost and ``unknown`` were undecided
-    within the node budget. The solver sees every card of a sample, so ``share`` is the share
-    of the deals consistent with the view that a player who then knew every card could win:
-    an upper bound of a fair player's chance (and a lower bound of that share itself while
-    some samples are undecided).
+    within the node budget. The solver sees every card of a sample, so the chance is the
+    share of the deals consistent with the view that a player who then knew every card
+    could win: an upper bound of a fair player's chance.
+
+    An undecided deal is never counted as lost: :attr:`share` is the share of the decided
+    deals that were won, and :attr:`low` and :attr:`high` are the shares the undecided deals
+    allow (all lost, all won). :meth:`interval` adds the sampling noise.
     """
 
     won: int
@@ -53,13 +57,37 @@ class Chance:
         return self.won + self.lost + self.unknown
 
     @property
-    def share(self) -> float:
-        """``won / samples``."""
+    def decided(self) -> int:
+        return self.won + self.lost
+
+    @property
+    def share(self) -> float | None:
+        """``won / decided``: the share of the decided deals that were won (``None``: none decided)."""
+        return self.won / self.decided if self.decided else None
+
+    @property
+    def low(self) -> float:
+        """The share of the deals that were won, the undecided ones counted as lost (0 without samples)."""
         return self.won / self.samples if self.samples else 0.0
 
+    @property
+    def high(self) -> float:
+        """The share of the deals that were won, the undecided ones counted as won (1 without samples)."""
+        return (self.won + self.unknown) / self.samples if self.samples else 1.0
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        """A conservative 95% interval of the chance: Wilson's interval of the share won with
+        the undecided deals counted as lost (its lower end) and as won (its upper end)."""
+        if not self.samples:
+            return 0.0, 1.0
+        return wilson(self.won, self.samples, z)[0], wilson(self.won + self.unknown, self.samples, z)[1]
+
     def as_dict(self) -> dict[str, object]:
+        low, high = self.interval()
+        share = self.share
         return {"won": self.won, "lost": self.lost, "unknown": self.unknown, "samples": self.samples,
-                "share": round(self.share, 6)}
+                "share": None if share is None else round(share, 6), "low": round(self.low, 6),
+                "high": round(self.high, 6), "interval": [round(low, 6), round(high, 6)]}
 
 
 class Agent(Protocol):

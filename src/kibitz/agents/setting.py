@@ -1,12 +1,67 @@
-"""How much the strong agent and the chance to win search: a :class:`Setting`, by name."""
+"""How much the strong agent and the chance to win search: a :class:`Setting`, by name.
+
+A setting counts nodes, never time, so that the same observation and seed give the same
+answer on any machine and under any load (with the same build). How many nodes one search
+of a sampled deal gets is each game's own (a :class:`NodeTable`, by the game's family): for
+the chance and the review enough that at the opening of a median deal at most one sampled
+deal in ten is left undecided with the native kernel (:data:`SAMPLE_NODES`), for the strong
+agent's moves what makes it play best (:data:`AGENT_NODES`); measured in ``docs/review.md``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+from kibitz.rules import Family
+
+if TYPE_CHECKING:
+    from kibitz.rules import Game
 
 Method = Literal["hybrid", "hindsight", "vote"]
 METHODS: tuple[Method, ...] = ("hybrid", "hindsight", "vote")
+
+PYTHON_SAMPLE_NODES = 3_000
+"""The most nodes one search of a sampled deal gets where the rules run in pure Python, some
+thirty to a hundred times slower per node: the same answers would take minutes, so the pure
+Python build leaves more sampled deals undecided (``docs/review.md`` says how many)."""
+
+
+@dataclass(frozen=True)
+class NodeTable:
+    """Nodes of one search of a sampled deal, by the game's family, where the native kernel
+    runs the rules; at most :data:`PYTHON_SAMPLE_NODES` where they run in pure Python."""
+
+    by_family: tuple[tuple[Family, int], ...]
+    default: int
+    """For a game of no family named."""
+
+    def __post_init__(self) -> None:
+        if self.default < 1 or any(nodes < 1 for _, nodes in self.by_family):
+            raise ValueError("a search needs at least one node")
+
+    def for_game(self, game: Game) -> int:
+        """The nodes of one search of a sampled deal of ``game`` with the build that runs its rules."""
+        nodes = dict(self.by_family).get(game.info.family, self.default) if game.info.family else self.default
+        return nodes if game.kernel is not None else min(nodes, PYTHON_SAMPLE_NODES)
+
+
+SAMPLE_NODES = NodeTable(((Family.GRAND_DUCHESS, 20_000), (Family.DUCHESS, 20_000), (Family.TOURNAMENT, 20_000),
+                          (Family.CICELY, 50_000), (Family.KINGSDOWN_EIGHTS, 100_000)), 20_000)
+"""For the chance to win and the review: the least of 5,000, 20,000, 50,000 and 100,000 nodes
+that decides at least nine sampled deals in ten at the opening of a median deal, with room
+to spare (``docs/review.md``)."""
+AGENT_NODES = NodeTable(((Family.GRAND_DUCHESS, 700), (Family.DUCHESS, 20_000), (Family.TOURNAMENT, 20_000),
+                         (Family.CICELY, 700), (Family.KINGSDOWN_EIGHTS, 100_000)), 700)
+"""For the strong agent's own moves (the hint and study settings): the sample budget where it
+makes the agent stronger, 700 nodes where it does not. Grand Duchess and Parisienne leave no
+sample undecided with 700 already; Cicely played worse with 50,000 (more moves that keep
+every sample won and make no progress: 14 wins of 20 against 20), ``docs/review.md``."""
+
+
+def sample_nodes(game: Game) -> int:
+    """Nodes of one search of a sampled deal of ``game`` for the chance and the review."""
+    return SAMPLE_NODES.for_game(game)
 
 
 @dataclass(frozen=True)
@@ -14,31 +69,32 @@ class Setting:
     """How much the strong agent and the chance to win search.
 
     Deals are drawn and solved from the position one at a time: at least ``least`` of them,
-    then more while the searches have used fewer than ``budget`` nodes in all, up to
-    ``samples``. Where the solver decides deals quickly, more are drawn; where it struggles,
-    fewer; every count is of nodes, so the same observation and seed give the same answer on
-    any machine.
+    then more while the searches have used fewer than ``spend`` searches' worth of nodes in
+    all, up to ``samples``. Where the solver decides deals quickly, more are drawn; where it
+    struggles, fewer; every count is of nodes, so the same observation and seed give the
+    same answer on any machine (with the same build).
     """
 
     name: str
     samples: int
     """The most deals drawn to fit the observation."""
-    nodes: int
-    """The solver's node budget for each search."""
+    nodes: int | NodeTable = SAMPLE_NODES
+    """The solver's node budget for each search: a number, or each game's own."""
     least: int = 1
     """The fewest deals drawn."""
-    budget: int | None = None
-    """Nodes the searches from the position may use in all before no more deals are drawn
-    (``None``: always ``samples`` deals)."""
+    spend: float | None = None
+    """Nodes the searches from the position may use in all before no more deals are drawn,
+    counted in searches' worth (``spend * nodes``; ``None``: always ``samples`` deals)."""
     candidates: int = 2
     """Moves scored in hindsight (``method="hybrid"``)."""
     method: Method = "hybrid"
 
     def __post_init__(self) -> None:
-        if not 1 <= self.least <= self.samples or self.nodes < 1 or self.candidates < 1:
+        if not 1 <= self.least <= self.samples or (isinstance(self.nodes, int) and self.nodes < 1) \
+                or self.candidates < 1:
             raise ValueError("a setting needs 1 <= least <= samples deals, a node and a candidate")
-        if self.budget is not None and self.budget < 1:
-            raise ValueError("a setting's node budget must be positive")
+        if self.spend is not None and not self.spend > 0:
+            raise ValueError("a setting's spend must be positive")
         if self.method not in METHODS:
             raise ValueError(f"unknown method {self.method!r}; choose one of: {', '.join(METHODS)}")
 
@@ -46,18 +102,28 @@ class Setting:
         """This setting with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def nodes_for(self, game: Game) -> int:
+        """The node budget of each search of a deal of ``game``."""
+        return self.nodes if isinstance(self.nodes, int) else self.nodes.for_game(game)
+
+    def budget_for(self, game: Game) -> int | None:
+        """Nodes the searches from a position of ``game`` may use in all (``None``: no bound)."""
+        return None if self.spend is None else max(1, round(self.spend * self.nodes_for(game)))
+
     def as_dict(self) -> dict[str, object]:
-        return {"name": self.name, "samples": self.samples, "least": self.least, "nodes": self.nodes,
-                "budget": self.budget, "candidates": self.candidates, "method": self.method}
+        return {"name": self.name, "samples": self.samples, "least": self.least,
+                "nodes": self.nodes if isinstance(self.nodes, int) else "the game's own",
+                "spend": self.spend, "candidates": self.candidates, "method": self.method}
 
 
-HINT = Setting("hint", samples=24, least=6, nodes=700, budget=5_000, candidates=2)
+HINT = Setting("hint", samples=24, least=6, nodes=AGENT_NODES, spend=7, candidates=2)
 """The default: a hint in about a second on one core (``benchmarks/agent_speed.py``)."""
-STUDY = Setting("study", samples=12, least=4, nodes=600, budget=3_000, candidates=2)
+STUDY = Setting("study", samples=12, least=4, nodes=AGENT_NODES, spend=5, candidates=2)
 """Cheaper, for playing many games."""
 SETTINGS = {setting.name: setting for setting in (HINT, STUDY)}
 """The strong agent's settings, by name."""
-CHANCE = Setting("chance", samples=40, least=10, nodes=700, budget=20_000)
+CHANCE = Setting("chance", samples=40, least=10, spend=28)
 """The chance to win from here (:func:`kibitz.agents.chance`): up to 40 deals, at least 10,
-drawn until their searches have used 20,000 nodes; bounded by nodes, not time, so that the
-same position, game so far and seed give the same chance on any machine and under any load."""
+drawn until their searches have used 28 searches' worth of nodes; bounded by nodes, not time,
+so that the same position, game so far and seed give the same chance on any machine and
+under any load."""

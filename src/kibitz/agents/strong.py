@@ -36,7 +36,8 @@ several times as much as scoring a few candidates without winning more.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable
 
 from kibitz.agents.base import Chance, Decision, check_observation
 from kibitz.agents.greedy import MEASURE, evaluate, obvious, returning_moves
@@ -44,16 +45,26 @@ from kibitz.agents.observation import Observation
 from kibitz.agents.sampling import Sample, remembered, sample, stand_in
 from kibitz.agents.setting import HINT, Setting
 from kibitz.moves import Move
+from kibitz.registry import game as find_game
 from kibitz.solver import Limits, Outcome, SolveResult, solve
 
 
 class Searches:
-    """Solver searches of one decision, each position searched once (samples can repeat)."""
+    """Solver searches of one decision, each position searched once (samples can repeat).
 
-    def __init__(self, nodes: int) -> None:
+    With ``threads`` above one, :meth:`prefetch` searches many positions at once in that
+    many threads, where the native kernel runs the game's rules (its searches run without
+    the interpreter's lock): the same verdicts, sooner on a machine with cores to spare.
+    """
+
+    def __init__(self, nodes: int, threads: int = 1, undecided_stay: bool = False) -> None:
         self.limits = Limits(seconds=None, nodes=nodes)
         self.results: dict[object, SolveResult] = {}
         self.count = 0
+        self.threads = threads
+        self.undecided_stay = undecided_stay
+        """Whether a position left undecided is taken to stay undecided after a move, unsearched
+        (:meth:`after`): a review's searches, where it mostly does and would take the whole budget."""
 
     def solve(self, state: Sample) -> SolveResult:
         key = state.key
@@ -64,18 +75,63 @@ class Searches:
             self.count += 1
         return result
 
+    def prefetch(self, states: Iterable[Sample]) -> None:
+        """Search each of ``states`` not searched yet, in :attr:`threads` threads where the
+        native kernel runs the rules (then :meth:`solve` finds the verdicts made)."""
+        todo: dict[object, Sample] = {}
+        for state in states:
+            if state.key not in self.results:
+                todo.setdefault(state.key, state)
+        if self.threads <= 1 or len(todo) < 2 or any(state.game.kernel is None for state in todo.values()):
+            for state in todo.values():
+                self.solve(state)
+            return
+        limits = self.limits
+        for key, result in zip(todo, search_threads(self.threads).map(lambda state: solve(state, limits), todo.values())):
+            self.results[key] = result
+            self.count += 1
+
+    def after(self, state: Sample, result: SolveResult, move: Move) -> SolveResult:
+        """The verdict on ``state`` after ``move``, where ``result`` is the verdict on ``state``:
+        a win that starts with ``move`` goes on winning, a proved loss stays lost (no move
+        wins a lost position), and any other is searched."""
+        if result.outcome is Outcome.WON and result.moves and result.moves[0] == move:
+            return SolveResult(Outcome.WON, result.moves[1:])
+        if result.outcome is Outcome.LOST or (result.outcome is Outcome.UNKNOWN and self.undecided_stay):
+            return SolveResult(result.outcome)
+        return self.solve(state.apply(move))
+
+    def to_search(self, state: Sample, result: SolveResult, move: Move) -> Sample | None:
+        """The position :meth:`after` would search, or ``None`` when it needs no search."""
+        if result.outcome is Outcome.LOST or (result.outcome is Outcome.UNKNOWN and self.undecided_stay) or (
+                result.outcome is Outcome.WON and result.moves and result.moves[0] == move):
+            return None
+        return state.game.apply_unchecked(state, move)
+
+
+_EXECUTORS: dict[int, ThreadPoolExecutor] = {}
+
+
+def search_threads(threads: int) -> ThreadPoolExecutor:
+    """The threads that search for :meth:`Searches.prefetch` and others (made once per size)."""
+    executor = _EXECUTORS.get(threads)
+    if executor is None:
+        executor = _EXECUTORS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="kibitz-search")
+    return executor
+
 
 def survey(observation: Observation, rng: random.Random, setting: Setting
            ) -> tuple[list[Sample], list[SolveResult], Searches]:
     """The samples of a decision and the solver's verdict on each from the position, drawn
     one at a time as ``setting`` says."""
-    searches = Searches(setting.nodes)
+    game = find_game(observation.slug, observation.ruleset)
+    searches = Searches(setting.nodes_for(game))
+    budget = setting.budget_for(game)
     drawn: list[Sample] = []
     results: list[SolveResult] = []
     used = 0
     memory = remembered(observation)
-    while len(drawn) < setting.samples and (
-            len(drawn) < setting.least or setting.budget is None or used < setting.budget):
+    while len(drawn) < setting.samples and (len(drawn) < setting.least or budget is None or used < budget):
         state = sample(observation, rng, memory)
         known = state.key in searches.results
         result = searches.solve(state)
@@ -85,13 +141,27 @@ def survey(observation: Observation, rng: random.Random, setting: Setting
     return drawn, results, searches
 
 
+def tally(results: Iterable[SolveResult]) -> Chance:
+    """The verdicts counted: won, proved lost and undecided."""
+    won = lost = unknown = 0
+    for result in results:
+        won += result.outcome is Outcome.WON
+        lost += result.outcome is Outcome.LOST
+        unknown += result.outcome is Outcome.UNKNOWN
+    return Chance(won, lost, unknown)
+
+
 def chance(observation: Observation, rng: random.Random, setting: Setting = HINT) -> Chance:
     """The chance to win from here (see :class:`Chance`), from the deals ``setting`` draws."""
     observation = check_observation(observation)
     _, results, _ = survey(observation, rng, setting)
-    won = sum(r.outcome is Outcome.WON for r in results)
-    lost = sum(r.outcome is Outcome.LOST for r in results)
-    return Chance(won, lost, len(results) - won - lost)
+    return tally(results)
+
+
+def kept(drawn: list[Sample], results: list[SolveResult], searches: Searches, move: Move) -> Chance:
+    """How many of the deals ``drawn`` (with their verdicts ``results``) are won, proved lost
+    and undecided after ``move``."""
+    return tally(searches.after(state, result, move) for state, result in zip(drawn, results))
 
 
 class StrongAgent:
@@ -107,12 +177,18 @@ class StrongAgent:
 
     def decide(self, observation: Observation, rng: random.Random) -> Decision:
         observation = check_observation(observation)
-        moves = observation.legal_moves
         plain = obvious(observation)
         if plain is not None:
             return plain
+        drawn, results, searches = survey(observation, rng, self.setting)
+        return self.decide_on(observation, rng, drawn, results, searches)
+
+    def decide_on(self, observation: Observation, rng: random.Random, drawn: list[Sample],
+                  results: list[SolveResult], searches: Searches) -> Decision:
+        """The decision on deals already drawn and solved (``drawn`` and their verdicts
+        ``results`` from the position, searched with ``searches``), the obvious moves aside."""
+        moves = observation.legal_moves
         setting = self.setting
-        drawn, results, searches = survey(observation, rng, setting)
         votes: dict[Move, int] = {}
         for result in results:
             if result.outcome is Outcome.WON and result.moves:
@@ -138,16 +214,9 @@ class StrongAgent:
                     break
                 if move not in candidates and move in ahead:
                     candidates.append(move)
-        shares: dict[Move, float] = {}
-        for move in candidates:
-            won = 0
-            for state, result in zip(drawn, results):
-                if result.outcome is Outcome.WON and result.moves and result.moves[0] == move:
-                    won += 1
-                elif result.outcome is not Outcome.LOST:
-                    after = state.apply(move)
-                    won += searches.solve(after).outcome is Outcome.WON
-            shares[move] = won / n
+        searches.prefetch(after for move in candidates for state, result in zip(drawn, results)
+                          if (after := searches.to_search(state, result, move)) is not None)
+        shares = {move: kept(drawn, results, searches, move).won / n for move in candidates}
         if not any(shares.values()):
             return self._fallback(observation, rng, by_greedy, greedy, n, searches.count)
         return self._pick(shares, votes, greedy, back, rng, n, searches.count, "share of samples won after it",

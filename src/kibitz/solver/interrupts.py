@@ -23,12 +23,30 @@ INTERRUPTED = "interrupted"
 """The reason of a search stopped by Ctrl-C (``solve`` turns it into ``KeyboardInterrupt``)."""
 
 _requested = False
+_stops: dict[int, threading.Event] = {}
+"""The stop asked of each thread that searches under :func:`stopped_by`, by thread."""
 
 
 def requested() -> bool:
     """Whether Ctrl-C (or SIGTERM, under :func:`terminate_as_interrupt`) came during the
-    current :func:`deferred` block."""
-    return _requested
+    current :func:`deferred` block, or the stop of this thread's :func:`stopped_by` was set."""
+    if _requested:
+        return True
+    stop = _stops.get(threading.get_ident()) if _stops else None
+    return stop is not None and stop.is_set()
+
+
+@contextmanager
+def stopped_by(stop: threading.Event) -> Iterator[None]:
+    """Inside, the searches of this thread stop at their next clock reading once ``stop`` is
+    set (with the reason :data:`INTERRUPTED`; ``solve`` returns that result, as it does in a
+    thread): how a search in a thread of its own is given up."""
+    ident = threading.get_ident()
+    _stops[ident] = stop
+    try:
+        yield
+    finally:
+        _stops.pop(ident, None)
 
 
 def _record(signum: int, frame: FrameType | None) -> None:

@@ -1,4 +1,4 @@
-"""The ``kibitz solve``, ``kibitz study``, ``kibitz report`` and ``kibitz odds`` commands."""
+"""The ``kibitz study``, ``kibitz report``, ``kibitz odds`` and ``kibitz results`` commands."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from kibitz import compiled, native
+from kibitz.arguments import positive_seconds, whole_number
 from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, quoted
 from kibitz.files import write_atomically
@@ -23,16 +24,6 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "kibitz-study.db"
 DEFAULT_TIMEOUT = 10.0
-
-SOLVE_EPILOG = f"""\
-The solver sees every card (face down or not) and plays by the rules; it answers
-won (with the winning moves), lost (proved: no sequence of moves wins) or
-unknown (a limit was reached first). The moves are in the notation of the
-PySolFC transcripts, so a pysolfc win can be replayed in PySolFC itself.
-
-examples:
-  kibitz solve duchess 1
-  kibitz solve grand-duchess 42 --ruleset pysolfc --timeout 60 --json"""
 
 STUDY_EPILOG = f"""\
 GAME may be several games (or comma-separated), or 'all'; --ruleset may be
@@ -124,30 +115,6 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-def positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"the timeout must be a positive number of seconds, not {text}")
-    return value
-
-
-def whole_number(low: int, high: int) -> Callable[[str], int]:
-    """An argument type: a whole number from ``low`` to ``high``, checked before it is converted
-    (a number of thousands of digits is refused, never converted)."""
-
-    def parse(text: str) -> int:
-        digits = text.strip()
-        significant = digits.lstrip("0")  # int() refuses thousands of digits, leading zeros too
-        if (digits.isascii() and digits.isdigit() and len(significant) <= len(str(high))
-                and low <= int(significant or "0") <= high):
-            return int(significant or "0")
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number from {low} to {high:,}")
-    return parse
-
-
 MAX_SEED = 2**32 - 1
 """The largest ``--seed`` of the odds."""
 MAX_WORKERS = 1000
@@ -184,20 +151,8 @@ def add_runner_options(parser: argparse.ArgumentParser, batch_default: str) -> N
 
 
 def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
-                 formatter: type[argparse.HelpFormatter], add_ruleset: object) -> None:
-    """Add ``solve``, ``study``, ``report``, ``odds`` and ``results`` to the ``kibitz`` parser."""
-    solve = commands.add_parser("solve", help="decide whether a deal can be won, and how",
-                                description="Solve deal NUMBER of GAME with full knowledge of the cards.",
-                                epilog=SOLVE_EPILOG, formatter_class=formatter)
-    solve.add_argument("game", metavar="GAME", help="game name, slug or alias")
-    solve.add_argument("number", metavar="NUMBER", help=f"deal number, 1 to {MAX_DEAL_NUMBER}")
-    add_ruleset(solve)  # type: ignore[operator]
-    solve.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
-                       help=f"give up after S seconds (default {DEFAULT_TIMEOUT:g})")
-    solve.add_argument("--json", action="store_true",
-                       help="print one JSON object: outcome, moves, counters, build (native or python)")
-    solve.set_defaults(run=run_solve)
-
+                 formatter: type[argparse.HelpFormatter]) -> None:
+    """Add ``study``, ``report``, ``odds`` and ``results`` to the ``kibitz`` parser."""
     study = commands.add_parser("study", help="solve a range of deals in parallel into a results file",
                                 description="Solve many deals of each GAME in each ruleset and store "
                                 "one row per deal.",
@@ -263,35 +218,6 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
 
     from kibitz.study.archive_commands import add_commands as add_results_commands
     add_results_commands(commands, formatter, DEFAULT_DB)
-
-
-def run_solve(args: argparse.Namespace) -> int:
-    """``kibitz solve GAME NUMBER``."""
-    from kibitz.solver import Limits, solve
-    game = find_game(args.game, args.ruleset)
-    number = parse_deal_number(args.number)
-    result = solve(game.deal(number), Limits(seconds=args.timeout))
-    if args.json:
-        data = {"game": game.slug, "ruleset": game.ruleset, "deal": number, "build": native.build_of(game),
-                **result.as_dict()}
-        sys.stdout.write(json.dumps(data) + "\n")
-        return 0
-    out = sys.stdout
-    verdict = {"won": "WON: a winning line exists", "lost": "LOST: no sequence of legal moves wins",
-               "unknown": f"UNKNOWN: stopped at the {result.reason}"}[result.outcome.value]
-    out.write(f"{game.name}, deal #{number} ({game.ruleset} rules): {verdict}\n")
-    if result.moves:
-        out.write(f"moves ({len(result.moves)}):\n")
-        line = ""
-        for move in result.moves:
-            if len(line) + len(str(move)) > 76:
-                out.write(line.rstrip() + "\n")
-                line = ""
-            line += f"{move} "
-        out.write(line.rstrip() + "\n")
-    out.write(f"{result.nodes:,} nodes, {result.states:,} distinct positions, "
-              f"{result.seconds:.3f} s, table peak {result.peak_table:,}\n")
-    return 0
 
 
 def run_study_command(args: argparse.Namespace) -> int:

@@ -15,23 +15,8 @@ import statistics
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
+from kibitz.intervals import wilson
 from kibitz.study.store import Play, Row
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (0..1); (0, 1) when there are no trials."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
-
 
 def percentile(values: list[float], fraction: float) -> float:
     """Nearest-rank percentile."""
