@@ -81,7 +81,7 @@ def undecided(slugs: list[str], ruleset: str, deals: range, setting: Setting, no
                 _, results, _ = survey(observe(game.deal(number)), random.Random(number), chosen)
                 drawn.append(len(results))
                 shares.append(sum(not r.is_decided for r in results) / len(results))
-            print(f"| {slug} | {chosen.nodes_for(game):,} | {statistics.median(drawn):g} | "
+            print(f"| {slug} | {chosen.nodes_for(game.info.family, game.kernel is not None):,} | {statistics.median(drawn):g} | "
                   f"{statistics.median(shares):.0%} | {max(shares):.0%} |", flush=True)
 
 

@@ -95,7 +95,7 @@ def openings_part(slugs: list[str], ruleset: str, deals: range) -> None:
             counts.append(len(results))
             shares.append(sum(not r.is_decided for r in results) / len(results))
         seconds = (time.perf_counter() - began) / len(deals)
-        print(f"| {slug} | {native.build_of(game)} | {CHANCE.nodes_for(game):,} | {statistics.median(counts):g} | "
+        print(f"| {slug} | {native.build_of(game)} | {CHANCE.nodes_for(game.info.family, game.kernel is not None):,} | {statistics.median(counts):g} | "
               f"{statistics.median(shares):.0%} | {max(shares):.0%} | {seconds:.2f} |", flush=True)
 
 

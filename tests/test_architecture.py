@@ -3,8 +3,12 @@ import each other (the browser player does not import the terminal player)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
+
+import kibitz
 
 CORE = ["kibitz", "kibitz.cards", "kibitz.deals", "kibitz.piles", "kibitz.state", "kibitz.moves",
         "kibitz.rules", "kibitz.notation", "kibitz.view", "kibitz.history", "kibitz.records",
@@ -52,3 +56,31 @@ def test_the_environments_import_no_solver_and_no_user_interface() -> None:
     assert "kibitz.gym.env" in loaded
     assert not [m for m in loaded if m.startswith(("kibitz.solver", "kibitz.study", "kibitz.web", "kibitz.cli",
                                                    "kibitz.tui"))]
+
+
+ASKERS = ("web", "tui")
+"""The packages of the clients that ask about positions and games (and ``kibitz.cli``)."""
+ANSWERERS = ("kibitz.solver", "kibitz.agents")
+"""What computes hints, chances, the solver's answers and reviews: only the analysis layer asks them."""
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text("utf-8"))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+    return names
+
+
+def test_no_client_computes_an_answer_itself() -> None:
+    source = Path(kibitz.__file__).parent
+    files = [source / "cli.py"] + [path for package in ASKERS for path in sorted((source / package).rglob("*.py"))]
+    offending = [(path.relative_to(source).as_posix(), name) for path in files for name in _imports(path)
+                 if name.startswith(ANSWERERS)]
+    assert offending == []
+    for package in ASKERS:   # each asks the analysis layer instead
+        assert any(name.startswith("kibitz.analysis") for path in (source / package).rglob("*.py")
+                   for name in _imports(path)), package

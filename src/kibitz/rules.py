@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from kibitz.cards import (FACE_DOWN, IDENTITY, RANK_SYMBOLS, RANKS, Card, card_text, format_card, is_red, rank_of,
@@ -25,6 +24,7 @@ from kibitz.counterparts import (BuildsOn, EmptyPilesTakeAny, FoundationsTakeNex
 from kibitz.deals import check_deal_number
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from kibitz.facts import Facts
+from kibitz.families import Family
 from kibitz.moves import DEAL, Move, parse_move
 from kibitz.native import Kernel, kernel_for
 from kibitz.piles import Foundation, PileKind, PileSpec
@@ -167,22 +167,6 @@ AfterMoveRule = Callable[["Game", list[bytes], int, int, "int | None"], "int | N
 OpeningRule = Callable[["Game", int], State]
 
 RULESETS = ("standard", "pysolfc")
-
-
-class Family(Enum):
-    """Games whose rules share one shape, which an algorithm may rely on (the solver has one
-    search policy per family). Each is named after the game that founded it."""
-
-    GRAND_DUCHESS = "grand-duchess"
-    """Dealt in rounds of six onto a tableau and a face-down reserve, redealt by gathering."""
-    DUCHESS = "duchess"
-    """Reserve fans and a base rank chosen by the first reserve card played."""
-    TOURNAMENT = "tournament"
-    """Cells and columns of four refilled from the stock, redealt by gathering the columns."""
-    CICELY = "cicely"
-    """Cells and columns built in suit, the stock dealt in passes over the columns."""
-    KINGSDOWN_EIGHTS = "kingsdown-eights"
-    """Columns built down in alternating colours and reserve fans fed from the stock."""
 
 
 @dataclass(frozen=True)

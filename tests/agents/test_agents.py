@@ -126,7 +126,7 @@ def test_settings_are_checked() -> None:
     with pytest.raises(ValueError):
         Setting("x", samples=2, least=3, nodes=10)
     with pytest.raises(ValueError):
-        Setting("x", samples=2, nodes=10, budget=0)
+        Setting("x", samples=2, nodes=10, spend=0)
     with pytest.raises(ValueError):
         Setting("x", samples=2, nodes=10, method="peek")  # type: ignore[arg-type]
     assert HINT.but(nodes=5).nodes == 5 and HINT.nodes != 5
@@ -134,7 +134,7 @@ def test_settings_are_checked() -> None:
 
 def test_deals_are_drawn_until_the_node_budget_is_spent() -> None:
     observation = observe(kibitz.game("kingsdown-eights").deal(3))  # the solver needs many nodes here
-    setting = Setting("x", samples=10, least=2, nodes=300, budget=900)
+    setting = Setting("x", samples=10, least=2, nodes=300, spend=3)
     nodes: list[int] = []
     real_solve = strong_module.solve
 
@@ -150,7 +150,7 @@ def test_deals_are_drawn_until_the_node_budget_is_spent() -> None:
     state = kibitz.game("tournament").deal(2)
     while state.piles[state.game.stock]:  # nothing hidden: every deal drawn is this one, searched once
         state = state.apply(kibitz.DEAL)
-    drawn, _, searches = strong_module.survey(observe(state), random.Random(0), setting.but(budget=5_000))
+    drawn, _, searches = strong_module.survey(observe(state), random.Random(0), setting.but(spend=50))
     assert len(drawn) == 10 and searches.count == 1
 
 
@@ -378,4 +378,14 @@ def test_the_chance_to_win_is_exact_when_nothing_is_hidden() -> None:
     outcome = strong_module.solve(state, Limits(seconds=None, nodes=20_000)).outcome
     assert observed == Chance(4 * (outcome is Outcome.WON), 4 * (outcome is Outcome.LOST),
                               4 * (outcome is Outcome.UNKNOWN))
-    assert Chance(3, 1, 0).share == 0.75 and Chance(0, 0, 0).share == 0.0
+    assert Chance(3, 1, 0).share == 0.75 and Chance(0, 0, 0).share is None
+
+
+def test_an_undecided_sample_is_never_counted_as_lost() -> None:
+    chance = Chance(won=3, lost=1, unknown=4)
+    assert chance.share == 0.75   # of the decided samples
+    assert (chance.low, chance.high) == (3 / 8, 7 / 8)   # the undecided ones lost, or won
+    low, high = chance.interval()
+    assert low <= chance.low and high >= chance.high
+    assert Chance(0, 0, 5).share is None and Chance(0, 0, 5).interval() == (0.0, 1.0)
+    assert Chance(0, 0, 5).as_dict()["share"] is None

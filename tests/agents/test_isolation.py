@@ -24,7 +24,7 @@ from tests.agents.positions import random_positions
 PACKAGE = Path(kibitz.agents.__file__).parent
 SOURCE = PACKAGE.parent
 
-REFEREE = {"observation", "play", "commands"}
+REFEREE = {"observation", "play"}
 """The referee's side: they take a state (the true one) and show the agents observations of it."""
 SAMPLES = {"sampling"}
 """Builds states from an observation and cards drawn for its hidden places."""

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import kibitz
 from kibitz.registry import games
-from kibitz.rules import Family, Game
+from kibitz.families import Family
+from kibitz.rules import Game
 from kibitz.solver.policies import POLICIES, policy_for
 from kibitz.solver.policy import Policy
 

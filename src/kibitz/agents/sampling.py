@@ -30,6 +30,7 @@ from kibitz.agents.observation import Observation
 from kibitz.cards import FACE_DOWN, IDENTITY, Card
 from kibitz.moves import Move
 from kibitz.errors import KibitzError
+from kibitz.families import Family
 from kibitz.registry import game as find_game
 from kibitz.state import State
 from kibitz.view import View
@@ -43,6 +44,13 @@ MAX_ATTEMPTS = 100
 
 class InconsistentObservationError(KibitzError):
     """No deal fits the observation: its cards or its legal moves contradict the rules."""
+
+
+def search_terms(observation: Observation) -> tuple[Family | None, bool]:
+    """What the budgets of a search of the observation's game depend on: the game's family,
+    and whether the native kernel runs its rules."""
+    game = find_game(observation.slug, observation.ruleset)
+    return game.info.family, game.kernel is not None
 
 
 def fill(observation: Observation, cards: Sequence[Card]) -> State:

@@ -11,12 +11,9 @@ agent's moves what makes it play best (:data:`AGENT_NODES`); measured in ``docs/
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from kibitz.rules import Family
-
-if TYPE_CHECKING:
-    from kibitz.rules import Game
+from kibitz.families import Family
 
 Method = Literal["hybrid", "hindsight", "vote"]
 METHODS: tuple[Method, ...] = ("hybrid", "hindsight", "vote")
@@ -40,10 +37,11 @@ class NodeTable:
         if self.default < 1 or any(nodes < 1 for _, nodes in self.by_family):
             raise ValueError("a search needs at least one node")
 
-    def for_game(self, game: Game) -> int:
-        """The nodes of one search of a sampled deal of ``game`` with the build that runs its rules."""
-        nodes = dict(self.by_family).get(game.info.family, self.default) if game.info.family else self.default
-        return nodes if game.kernel is not None else min(nodes, PYTHON_SAMPLE_NODES)
+    def nodes(self, family: Family | None, native: bool) -> int:
+        """The nodes of one search of a sampled deal of a game of ``family`` whose rules run in
+        the native kernel (``native``) or in pure Python."""
+        nodes = dict(self.by_family).get(family, self.default) if family is not None else self.default
+        return nodes if native else min(nodes, PYTHON_SAMPLE_NODES)
 
 
 SAMPLE_NODES = NodeTable(((Family.GRAND_DUCHESS, 20_000), (Family.DUCHESS, 20_000), (Family.TOURNAMENT, 20_000),
@@ -57,11 +55,6 @@ AGENT_NODES = NodeTable(((Family.GRAND_DUCHESS, 700), (Family.DUCHESS, 20_000), 
 makes the agent stronger, 700 nodes where it does not. Grand Duchess and Parisienne leave no
 sample undecided with 700 already; Cicely played worse with 50,000 (more moves that keep
 every sample won and make no progress: 14 wins of 20 against 20), ``docs/review.md``."""
-
-
-def sample_nodes(game: Game) -> int:
-    """Nodes of one search of a sampled deal of ``game`` for the chance and the review."""
-    return SAMPLE_NODES.for_game(game)
 
 
 @dataclass(frozen=True)
@@ -102,13 +95,14 @@ class Setting:
         """This setting with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
-    def nodes_for(self, game: Game) -> int:
-        """The node budget of each search of a deal of ``game``."""
-        return self.nodes if isinstance(self.nodes, int) else self.nodes.for_game(game)
+    def nodes_for(self, family: Family | None, native: bool) -> int:
+        """The node budget of each search of a deal of a game of ``family`` whose rules run in
+        the native kernel (``native``) or in pure Python."""
+        return self.nodes if isinstance(self.nodes, int) else self.nodes.nodes(family, native)
 
-    def budget_for(self, game: Game) -> int | None:
-        """Nodes the searches from a position of ``game`` may use in all (``None``: no bound)."""
-        return None if self.spend is None else max(1, round(self.spend * self.nodes_for(game)))
+    def budget_for(self, family: Family | None, native: bool) -> int | None:
+        """Nodes the searches from a position may use in all (``None``: no bound)."""
+        return None if self.spend is None else max(1, round(self.spend * self.nodes_for(family, native)))
 
     def as_dict(self) -> dict[str, object]:
         return {"name": self.name, "samples": self.samples, "least": self.least,

@@ -42,10 +42,9 @@ from typing import Callable, Iterable
 from kibitz.agents.base import Chance, Decision, check_observation
 from kibitz.agents.greedy import MEASURE, evaluate, obvious, returning_moves
 from kibitz.agents.observation import Observation
-from kibitz.agents.sampling import Sample, remembered, sample, stand_in
+from kibitz.agents.sampling import Sample, remembered, sample, search_terms, stand_in
 from kibitz.agents.setting import HINT, Setting
 from kibitz.moves import Move
-from kibitz.registry import game as find_game
 from kibitz.solver import Limits, Outcome, SolveResult, solve
 
 
@@ -124,9 +123,9 @@ def survey(observation: Observation, rng: random.Random, setting: Setting
            ) -> tuple[list[Sample], list[SolveResult], Searches]:
     """The samples of a decision and the solver's verdict on each from the position, drawn
     one at a time as ``setting`` says."""
-    game = find_game(observation.slug, observation.ruleset)
-    searches = Searches(setting.nodes_for(game))
-    budget = setting.budget_for(game)
+    family, native = search_terms(observation)
+    searches = Searches(setting.nodes_for(family, native))
+    budget = setting.budget_for(family, native)
     drawn: list[Sample] = []
     results: list[SolveResult] = []
     used = 0

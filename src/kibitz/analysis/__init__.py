@@ -22,15 +22,39 @@ True
 
 from __future__ import annotations
 
-from kibitz.agents import Chance, Observation
-from kibitz.analysis.grading import Cost, Label
-from kibitz.analysis.no_return import NoReturn, Verdict
-from kibitz.analysis.position import (Hint, SolverAnswer, fair_chance, fair_hint, observation_at, observation_of,
-                                      solve_deal, solver_answer)
-from kibitz.analysis.review import (REVIEW_VERSION, Event, FinalChance, MoveReview, Review, new_review, review,
-                                    review_events, sure_share)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kibitz.agents import Chance, Observation
+    from kibitz.analysis.grading import Cost, Label
+    from kibitz.analysis.no_return import NoReturn, Verdict
+    from kibitz.analysis.position import (Hint, SolverAnswer, fair_chance, fair_hint, observation_at,
+                                          observation_of, solve_deal, solver_answer)
+    from kibitz.analysis.review import (REVIEW_VERSION, Event, FinalChance, MoveReview, Review, new_review,
+                                        review_events, review_game, sure_share)
+
+_WHERE = {
+    "Chance": "kibitz.agents", "Observation": "kibitz.agents",
+    "Cost": "kibitz.analysis.grading", "Label": "kibitz.analysis.grading",
+    "NoReturn": "kibitz.analysis.no_return", "Verdict": "kibitz.analysis.no_return",
+    **dict.fromkeys(("Hint", "SolverAnswer", "fair_chance", "fair_hint", "observation_at", "observation_of",
+                     "solve_deal", "solver_answer"), "kibitz.analysis.position"),
+    **dict.fromkeys(("REVIEW_VERSION", "Event", "FinalChance", "MoveReview", "Review", "new_review", "review_events",
+                     "review_game", "sure_share"), "kibitz.analysis.review"),
+}
+"""Where each name lives: imported when first asked for, so that a program that only names the
+package (the command line, starting) does not load the agents and the solver."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kibitz.analysis' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = ["Chance", "Cost", "Event", "FinalChance", "Hint", "Label", "MoveReview", "NoReturn", "Observation",
            "REVIEW_VERSION", "Review", "SolverAnswer", "Verdict", "fair_chance", "fair_hint", "new_review",
-           "observation_at", "observation_of", "review", "review_events", "solve_deal", "solver_answer",
+           "observation_at", "observation_of", "review_events", "review_game", "solve_deal", "solver_answer",
            "sure_share"]

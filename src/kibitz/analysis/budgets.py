@@ -19,7 +19,7 @@ PYTHON_SOLVER_NODES = 300_000
 
 REVIEW = Setting("review", samples=24, least=24, candidates=2)
 """The sampled deals of a review: 24 at every position, each searched with the game's own node
-budget (:func:`kibitz.agents.setting.sample_nodes`), and the strong agent's two candidates."""
+budget (:data:`kibitz.agents.setting.SAMPLE_NODES`), and the strong agent's two candidates."""
 PYTHON_REVIEW = REVIEW.but(samples=12, least=12)
 """The review where the rules run in pure Python: half the deals."""
 
@@ -32,6 +32,11 @@ FAIR_CHANCE = CHANCE
 def is_native(game: Game) -> bool:
     """Whether the native kernel runs ``game``'s rules."""
     return game.kernel is not None
+
+
+def nodes_of(setting: Setting, game: Game) -> int:
+    """The node budget of each search of a sampled deal of ``game`` at ``setting``."""
+    return setting.nodes_for(game.info.family, is_native(game))
 
 
 def solver_nodes(game: Game) -> int:

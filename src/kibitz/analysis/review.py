@@ -35,7 +35,7 @@ from kibitz.agents.greedy import obvious
 from kibitz.agents.sampling import is_consistent, remembered, sample
 from kibitz.agents.strong import Searches, StrongAgent, search_threads, tally
 from kibitz.analysis.averages import Average, average
-from kibitz.analysis.budgets import review_setting, solver_nodes
+from kibitz.analysis.budgets import nodes_of, review_setting, solver_nodes
 from kibitz.analysis.grading import Cost, Label, cost_of, game_accuracy, move_accuracy
 from kibitz.analysis.no_return import NoReturn, point_of_no_return
 from kibitz.moves import Move
@@ -216,11 +216,11 @@ def new_review(start: State, moves: Sequence[Move], seed: int, deal: int | None 
     chosen = setting or review_setting(game)
     final = positions(start, moves)[-1]
     return Review(game.slug, game.ruleset, deal, tuple(moves), result_of(final), seed,
-                  "native" if game.kernel is not None else "python", chosen.samples, chosen.nodes_for(game),
+                  "native" if game.kernel is not None else "python", chosen.samples, nodes_of(chosen, game),
                   sees_every_card=sees_every_card)
 
 
-def review(start: State, moves: Sequence[Move], seed: int, deal: int | None = None,
+def review_game(start: State, moves: Sequence[Move], seed: int, deal: int | None = None,
            sees_every_card: bool = False, setting: Setting | None = None) -> Review:
     """The whole review of the game of ``moves`` from ``start`` (see the module docstring)."""
     whole = new_review(start, moves, seed, deal, sees_every_card, setting)
@@ -288,7 +288,7 @@ def _fair_events(states: list[State], moves: Sequence[Move], seed: int, setting:
     chosen = setting or review_setting(game)
     views = [state.view() for state in states]
     rng = random.Random(seed)
-    searches = Searches(chosen.nodes_for(game), threads, undecided_stay=True)
+    searches = Searches(nodes_of(chosen, game), threads, undecided_stay=True)
     agent = StrongAgent(chosen)
     deals: list[_Deal] = []
     made = 0

@@ -27,7 +27,12 @@ UNKNOWN_MARK = "?"
 
 
 def percent(share: float) -> str:
-    return f"{round(share * 100)}%"
+    """A share in whole percent, ``62%``; with a decimal where rounding would say 0% or 100% of
+    a share that is neither (``99.9%``)."""
+    whole = round(share * 100)
+    if (whole == 100 and share < 1) or (whole == 0 and share > 0):
+        return f"{share * 100:.1f}%" if 0.001 <= share <= 0.999 else f"{share * 100:.2f}%"
+    return f"{whole}%"
 
 
 def chance_words(chance: Chance) -> str:
@@ -135,8 +140,10 @@ def report(review: Review, states: Sequence[State], peeked: bool = True) -> str:
     luck = review.luck
     average = review.average
     luck_words = "not known" if luck is None else chance_words(luck)
+    undecided = f", {average.unknown:,} undecided" if average is not None and average.unknown else ""
     average_words = "" if average is None else (
-        f"; the game's average: {percent(average.share)} of its {average.deals:,} deals studied can be won")
+        f"; the game's average: {percent(average.won / average.deals)} of its {average.deals:,} studied deals "
+        f"can be won (seeing every card{undecided})")
     lines.append(f"Luck: the chance at the first move was {luck_words}{average_words}.")
     if review.no_return is not None and peeked:
         no_return = review.no_return

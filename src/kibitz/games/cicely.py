@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from kibitz.families import Family
 from kibitz.counterparts import Deal, counterpart
 from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Family, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
+from kibitz.rules import (UP_OR_DOWN_IN_SUIT, Game, GameInfo, Rules, builds_on, deal_cards, deal_while_stock_lasts,
                           empty_piles_take_any, foundations_take_next, stock_bytes, stock_has_cards, top_cards)
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, side_by_side

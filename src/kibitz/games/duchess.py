@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kibitz.families import Family
 from kibitz.cards import IDENTITY, card_text
 from kibitz.counterparts import (BaseUnset, ChooseBase, Clause, Deal, Gather, Never, Not, OneCard, Permits, PilesEmpty,
                                  Redeal, RedealNeeds, Runs, SourceIs, StockClick, StockTop, TargetEmpty, TargetIs,
@@ -10,7 +11,7 @@ from kibitz.deals import shuffle
 from kibitz.piles import FROM_BASE, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Family, Game, GameInfo, Rules, Unit,
+from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, Unit,
                           builds_down_alternate, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next,
                           covered, gather_face_down, stock_bytes, top_cards)

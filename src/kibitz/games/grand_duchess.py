@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from kibitz.families import Family
 from kibitz.cards import FACE_DOWN
 from kibitz.counterparts import (Deal, DealsByRound, EveryCardOfFaceUpPiles, Gather, Redeal, RedealNeeds, StockClick,
                                  counterpart)
@@ -11,7 +12,7 @@ from kibitz.deals import shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (FACE_UP, DealRule, Family, Game, GameInfo, Rules, Unit,
+from kibitz.rules import (FACE_UP, DealRule, Game, GameInfo, Rules, Unit,
                           deal_cards, foundations_take_next, gather_face_down,
                           stock_bytes, top_cards)
 from kibitz.reasons import Attempt, no_redeal_left, reason_for

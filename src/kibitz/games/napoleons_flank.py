@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from kibitz.families import Family
 from kibitz.games import tournament
 from kibitz.piles import UP_AND_DOWN, Spread, layout
-from kibitz.rules import Family, GameInfo
+from kibitz.rules import GameInfo
 from kibitz.table import Place, Table, one_below_another, side_by_side
 
 INFO = GameInfo(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from kibitz.families import Family
 from kibitz.cards import ACE, KING
 from kibitz.deals import shuffle
 from kibitz.games import grand_duchess
-from kibitz.rules import Family, Game, GameInfo
+from kibitz.rules import Game, GameInfo
 from kibitz.state import State
 
 INFO = GameInfo(

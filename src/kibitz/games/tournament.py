@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kibitz.families import Family
 from kibitz.cards import ACE, KING
 from kibitz.counterparts import (Backwards, Clause, Deal, Gather, Permits, Redeal, RedealNeeds, Refill, SourceIs,
                                  StockClick, TargetIs, counterpart)
@@ -9,7 +10,7 @@ from kibitz.deals import fisher_yates, shuffle
 from kibitz.piles import UP_AND_DOWN, PileKind, layout
 from kibitz.facts import Facts
 from kibitz.reach import Reach
-from kibitz.rules import (Family, Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
+from kibitz.rules import (Game, GameInfo, Rules, deal_cards, empty_piles_take_any,
                           foundations_take_next, gather_face_down, stock_bytes, top_cards)
 from kibitz.reasons import Attempt, no_redeal_left, reason_for
 from kibitz.state import State

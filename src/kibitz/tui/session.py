@@ -8,9 +8,7 @@ in a terminal and in tests (:class:`ScriptedInput`).
 
 from __future__ import annotations
 
-import hashlib
 import os
-import random
 import re
 import secrets
 from pathlib import Path
@@ -28,10 +26,11 @@ from kibitz.registry import find, games
 from kibitz.rules import GameInfo
 from kibitz.state import State
 from kibitz.autoplay import SAFE_RULE, autoplay, finishing_moves, moving_card
+from kibitz.tui.assists import Assists, Finished
 from kibitz.tui.drawing import LEGEND, describe_move, draw, plural
 
 if TYPE_CHECKING:
-    from kibitz.agents import Observation
+    from kibitz.analysis import Review
 
 LineReader = Callable[[str], str]
 """Returns the next line typed after showing a prompt; raises :class:`EOFError` at the end."""
@@ -42,10 +41,6 @@ MAX_LINE = 1000
 """The longest line of input acted on, in characters (a file name included)."""
 MAX_STEPS = 10**6
 """The most moves one ``undo N`` or ``redo N`` takes."""
-ANALYSIS_SECONDS = 5.0
-"""How long the solver of ``analysis`` searches."""
-ANALYSIS = "solver (sees every card)"
-"""How every answer of the solver is labelled."""
 
 COMMANDS_HELP = """\
 Type a move, or a command:
@@ -69,6 +64,16 @@ Type a move, or a command:
                   (an upper bound of your chance)
   analysis        ask the solver, which sees every card, face down or not
                   (also: hint --peek); the game then counts as assisted
+  review          the review of the moves played: the chance to win before
+                  each move, the moves that gave it away (with the better
+                  move), accuracy and luck; once the game has ended, also
+                  the move after which the deal could no longer be won
+                  (the solver, seeing every card); review --peek asks
+                  that during a game (it then counts as assisted)
+  goto N          show the table after move N, with the review's word on
+                  the move played there
+  stats           this session's games: won, accuracy, blunders, games
+                  you could have won
   undo [N], u     take back the last move (or N moves)
   redo [N]        play undone moves again
   restart         back to the opening deal (redo replays the moves)
@@ -167,7 +172,7 @@ def _unquote(text: str) -> str:
     return text
 
 
-class PlaySession:
+class PlaySession(Assists):
     """One player at the table: a game in progress and the commands that act on it.
 
     ``handle`` takes one line of input and returns ``False`` when the player leaves;
@@ -186,6 +191,12 @@ class PlaySession:
         """Whether the solver, which sees every card, was asked about this game."""
         self.seed_text = secrets.token_hex(8)
         """What the seeds of this game's searches are made from, with the move count."""
+        self.finished: list[Finished] = []
+        """The games of this session that ended, for ``stats``."""
+        self.counted = False
+        """Whether the current game is in :attr:`finished`."""
+        self.reviewed: Review | None = None
+        """The last review of the current game."""
         self._commands: dict[str, Callable[[str], bool]] = {
             "moves": self.list_moves, "m": self.list_moves,
             "auto": self.auto, "a": self.auto,
@@ -193,6 +204,9 @@ class PlaySession:
             "hint": self.hint,
             "chance": self.chance,
             "analysis": self.analysis,
+            "review": self.review,
+            "goto": self.goto,
+            "stats": self.stats,
             "undo": self.undo, "u": self.undo,
             "redo": self.redo,
             "restart": self.restart,
@@ -219,9 +233,11 @@ class PlaySession:
         random deal's number is shown)."""
         if not self.is_deal_shown and self.history.deal_number is not None:
             self.say(f"The game left was deal #{self.history.deal_number}.")
+        self.give_up()
         self.history = history
         self.chosen = chosen
-        self.ended = self.assisted = False
+        self.ended = self.assisted = self.counted = False
+        self.reviewed = None
         self.seed_text = secrets.token_hex(8)
 
     def say(self, text: str = "") -> None:
@@ -247,9 +263,18 @@ class PlaySession:
         self.say()
         self.show()
 
+    def give_up(self) -> None:
+        """Count the current game as given up (lost) if it was started and has not been counted."""
+        if self.history.move_count and not self.counted:
+            self.ended = self.counted = True
+            self.record_end(self.history.game.name)
+
     def show(self) -> None:
         """Draw the layout, then say whether the game is won or over."""
         self.ended = self.ended or self.state.is_over()
+        if self.state.is_over() and not self.counted:
+            self.counted = True
+            self.record_end(self.history.game.name)
         deal_number = self.history.deal_number if self.is_deal_shown else None
         self.output.write(draw(self.state, colour=self.colour, deal_number=deal_number,
                                moves_played=self.history.move_count) + "\n")
@@ -266,11 +291,11 @@ class PlaySession:
         assisted = " (assisted: the solver, which sees every card, was asked)" if self.assisted else ""
         if state.is_won():
             deal = f" deal #{number}" if number is not None else ""
-            return f"You won{deal} in {plural(moves, 'move')}{assisted}!"
+            return f"You won{deal} in {plural(moves, 'move')}{assisted}! Type review for how you played."
         if state.is_over():
             deal = f" (deal #{number})" if number is not None and not self.chosen else ""
-            return (f"No moves left: game over{deal}{assisted}. Type undo to take moves back, restart, "
-                    "or new for another deal.")
+            return (f"No moves left: game over{deal}{assisted}. Type review to see where the game was lost, "
+                    "undo to take moves back, restart, or new for another deal.")
         return None
 
     # -- the loop --------------------------------------------------------------
@@ -484,70 +509,6 @@ class PlaySession:
         moves = history.move_count
         self.say(f"Loaded {path}: {plural(moves, 'move')} replayed and checked.")
         self.introduce()
-        return True
-
-    # -- assists ----------------------------------------------------------------
-
-    def _seed(self) -> int:
-        """The seed of a search from the current position: asking again gives the same answer."""
-        digest = hashlib.sha256(f"{self.seed_text}:{self.history.move_count}".encode("ascii")).digest()
-        return int.from_bytes(digest[:8], "big")
-
-    def observation(self) -> Observation:
-        """What the player sees now, with the moves played and the views seen so far."""
-        from kibitz.agents import observe
-        states = self.history.states
-        return observe(states[-1], self.history.moves, (state.view() for state in states[:-1]))
-
-    def _over(self, command: str) -> bool:
-        """Whether the game is over, said for ``command``."""
-        if not self.state.is_over():
-            return False
-        self.say(f"{command}: the game is {'won' if self.state.is_won() else 'over: no move is left'}.")
-        return True
-
-    def hint(self, argument: str) -> bool:
-        """The strong agent's move, from what the player sees (``--peek``: the solver's)."""
-        if argument.lower() in ("--peek", "peek"):
-            return self.analysis("")
-        if argument:
-            self.say(f"hint: {quoted(argument)}? Type hint, or hint --peek to ask the solver (it sees every card).")
-            return True
-        if self._over("hint"):
-            return True
-        from kibitz.agents import HINT, agent
-        decision = agent("strong", HINT).decide(self.observation(), random.Random(self._seed()))
-        self.say(f"hint: {describe_move(self.state, decision.move)}: {decision.reason} "
-                 "(a strong player who sees only what you see)")
-        return True
-
-    def chance(self, argument: str) -> bool:
-        """The chance to win from here, from deals that fit what the player sees."""
-        if self._over("chance"):
-            return True
-        from kibitz.agents import chance
-        found = chance(self.observation(), random.Random(self._seed()))   # agents.CHANCE: bounded by nodes
-        undecided = f", {found.unknown} undecided" if found.unknown else ""
-        self.say(f"chance to win from here: about {round(found.share * 100)}% "
-                 f"(from {plural(found.samples, 'sampled deal')}{undecided})")
-        self.say("  the share of deals that fit what you see which a player knowing every card could win "
-                 "from here: an upper bound of your chance (undecided deals count as not won)")
-        return True
-
-    def analysis(self, argument: str) -> bool:
-        """The solver's verdict and move: it sees every card, so the game counts as assisted."""
-        if self._over("analysis"):
-            return True
-        from kibitz.solver import Limits, Outcome, solve
-        result = solve(self.state, Limits(seconds=ANALYSIS_SECONDS))
-        self.assisted = True
-        if result.outcome is Outcome.WON and result.moves:
-            self.say(f"{ANALYSIS}: the game can still be won; try {describe_move(self.state, result.moves[0])}")
-        elif result.outcome is Outcome.LOST:
-            self.say(f"{ANALYSIS}: the game cannot be won any more")
-        else:
-            self.say(f"{ANALYSIS}: not decided within {ANALYSIS_SECONDS:g} seconds")
-        self.say("This game is now assisted: the solver saw every card, face down or not.")
         return True
 
     def show_command(self, argument: str) -> bool:

@@ -1,6 +1,6 @@
 """The search policy of each game: which positions are the same, which moves are safe.
 
-One module per family of games (:class:`~kibitz.rules.Family`, declared with each game);
+One module per family of games (:class:`~kibitz.families.Family`, declared with each game);
 :func:`policy_for` picks the one of the game's family.
 """
 
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from kibitz.rules import Family, Game
+from kibitz.families import Family
+from kibitz.rules import Game
 from kibitz.solver.policies.cicely import CicelyPolicy
 from kibitz.solver.policies.duchess import DuchessPolicy
 from kibitz.solver.policies.grand_duchess import GrandDuchessPolicy

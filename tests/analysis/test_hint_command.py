@@ -119,5 +119,5 @@ def test_the_command_runs_as_a_program() -> None:
 def test_the_command_line_starts_without_the_solver() -> None:
     program = "import sys, kibitz.cli; print(sorted(m for m in sys.modules if m.startswith('kibitz.')))"
     loaded = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
-    assert "kibitz.agents.commands" in loaded
+    assert "kibitz.analysis.commands" in loaded
     assert "kibitz.solver" not in loaded and "kibitz.agents.strong" not in loaded
