@@ -8,13 +8,15 @@ Playwright, one server and one browser for the module.
 
 from __future__ import annotations
 
-import math
 import random
 import re
 
 import httpx
 
 import kibitz
+from kibitz.analysis import Chance
+from kibitz.analysis.review import chance_dict
+from kibitz.analysis.text import chance_words
 from kibitz.moves import DEAL
 
 # .pages skips this module when Playwright or Chromium is missing (outside CI).
@@ -24,7 +26,8 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 ANALYSIS_BACKGROUND = "rgb(74, 20, 140)"
 """The analysis mode's colour (style.css ``--analysis``): white on violet."""
-CHANCE = re.compile(r"^chance to win: about \d{1,3}% \(from \d+ sampled deals?(, \d+ undecided)?\)$")
+CHANCE = re.compile(r"^chance to win: (about \d{1,3}% \((\d{1,3}%-\d{1,3}%, )?from \d+ sampled deals?(, \d+ undecided)?\)"
+                    r"|not sure.*)$")
 
 
 def background(page: Page, selector: str) -> str:
@@ -49,8 +52,8 @@ def test_the_chance_to_win_and_the_hint_see_only_what_the_player_sees(page: Page
         type_move(page, state(page)["legal"][0])
     answer = asked.value.json()
     assert answer["moves"] == 1 and answer["peek"] is False and answer["chance"]["samples"] >= 1
-    percent = math.floor(answer["chance"]["share"] * 100 + 0.5)   # as Math.round
-    expect(verdict).to_have_text(re.compile(rf"^chance to win: about {percent}% \(from {answer['chance']['samples']} "))
+    chance = answer["chance"]   # said as the analysis layer says it, an undecided deal never counted as lost
+    expect(verdict).to_have_text(f"chance to win: {chance_words(Chance(chance['won'], chance['lost'], chance['unknown']))}")
 
     page.locator("#hint").click()
     message = page.locator("#message")
@@ -61,6 +64,21 @@ def test_the_chance_to_win_and_the_hint_see_only_what_the_player_sees(page: Page
     assert background(page, "#message") != ANALYSIS_BACKGROUND
     expect(page.locator("#assisted")).to_be_hidden()
     assert state(page)["assisted"] is False
+
+
+def test_the_page_says_a_chance_as_the_analysis_layer_does(page: Page, server: str) -> None:
+    """assists.js's chanceWords and kibitz.analysis.text.chance_words agree on every chance of
+    up to 24 deals (a figure only when half were decided, the interval when it is wide, a range
+    or "not sure" otherwise), from the fields the server sends."""
+    page.goto(server)
+    expect(page.locator("#table .card").first).to_be_attached()
+    chances = [Chance(won, lost, unknown) for samples in (0, 1, 2, 5, 10, 24) for won in range(samples + 1)
+               for lost in range(samples + 1 - won) for unknown in [samples - won - lost]]
+    said = page.evaluate("""async (chances) => {
+      const {chanceWords} = await import('/static/assists.js');
+      return chances.map(chanceWords);
+    }""", [chance_dict(chance) for chance in chances])
+    assert said == [chance_words(chance) for chance in chances]
 
 
 def test_a_hint_to_deal_marks_the_stock(page: Page, server: str) -> None:

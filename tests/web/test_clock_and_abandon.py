@@ -69,7 +69,8 @@ def test_a_game_given_up_counts_as_lost_and_abandoned(client: TestClient) -> Non
     stats = client.get("/api/stats").json()
     assert stats["stats"] == [{"game": "cicely", "ruleset": "standard", "played": 1, "won": 0, "abandoned": 1,
                                "assisted": 0, "win_rate": 0.0, "current_streak": 0, "best_streak": 0, "best_time": None,
-                               "fewest_moves": None}]
+                               "fewest_moves": None, "reviewed": 0, "accuracy": None, "blunders_per_game": None,
+                               "could_have_won": 0}]
     assert stats["recent"][0]["abandoned"] is True
     assert gid not in [g["id"] for g in client.get("/api/play").json()["games"]]
     assert untouched["id"] in [g["id"] for g in client.get("/api/play").json()["games"]]

@@ -295,8 +295,10 @@ def test_a_database_of_schema_3_gains_the_chosen_and_assisted_columns(tmp_path: 
         path = client.app.state.referee.store.path  # type: ignore[attr-defined]
         client.app.state.referee.store.close()  # type: ignore[attr-defined]
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (5,)
     assert db.execute("SELECT chosen, assisted FROM games WHERE id = 'schema3-game'").fetchone() == (1, 1)
     assert db.execute("SELECT chosen FROM games WHERE id = ?", (random_game["id"],)).fetchone() == (0,)
     assert db.execute("SELECT chosen, assisted FROM results").fetchone() == (1, 0)
+    assert db.execute("SELECT practice, ended FROM games WHERE id = 'schema3-game'").fetchone() == (0, None)
+    assert db.execute("SELECT reviewed, accuracy FROM results").fetchone() == (0, None)
     db.close()

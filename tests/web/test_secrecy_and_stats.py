@@ -38,7 +38,7 @@ def check_secrecy(client: TestClient, data: dict[str, Any]) -> None:
                 assert shown[k] == format_card(card & IDENTITY)
     allowed = {"id", "game", "name", "ruleset", "deal", "round", "redeals_left", "base", "piles", "legal",
                "moves", "can_undo", "can_redo", "status", "result", "elapsed", "played", "can_finish",
-               "random_deal", "assisted", "rating"}
+               "random_deal", "assisted", "practice", "rating"}
     assert set(data) <= allowed
     # A deal's rating narrows down which deal it is: told only with its number.
     assert data.get("rating") is None or data["deal"] is not None

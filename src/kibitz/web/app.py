@@ -17,9 +17,9 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -35,7 +35,8 @@ from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
 from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, bool_field, clock_field, deal_field,
                                int_field, level_field, read_json, ruleset_field, seconds_field)
 from kibitz.web.markdown import to_html
-from kibitz.web.referee import Referee, game_info, search_seed, view_payload
+from kibitz.web import reviews
+from kibitz.web.referee import Referee, game_info, position_payload, search_seed, status_of, view_payload
 from kibitz.web.searches import (AnalysisKind, AnalysisQuestion, Answer, FairKind, FairQuestion, SearchPool,
                                  SearchStopped)
 from kibitz.web.store import DEFAULT_KEEP_FINISHED_DAYS, Play, Store, statistics
@@ -267,7 +268,7 @@ async def ask(request: Request, fair: FairKind, analysis: AnalysisKind) -> tuple
     history = play.history
     state, count = history.state, history.move_count
     referee = referee_of(request)
-    status = "won" if state.is_won() else "over" if state.is_over() else "playing"
+    status = status_of(state)
     head: dict[str, Any] = {"moves": count, "status": status, "peek": peek}
     if peek:
         head.update(label=ANALYSIS)
@@ -319,6 +320,59 @@ async def winnable(request: Request) -> Response:
         verdict = found.get("winnable") if found is not None else {"won": True, "over": False}.get(head["status"])
         return JSONResponse(head | {"winnable": verdict})
     return JSONResponse(head | {"chance": found})
+
+
+# -- the review of a game ------------------------------------------------------------------
+
+NDJSON = "application/x-ndjson"
+UNZIPPED = DEFAULT_EXCLUDED_CONTENT_TYPES + (NDJSON,)
+"""Answers sent as they are: a stream of lines reaches the page line by line, never held back
+to be compressed."""
+
+
+async def review(request: Request) -> Response:
+    """The review of the game's moves so far, as a stream of lines of JSON (:mod:`kibitz.web.reviews`):
+    seeing every card once the game has ended, else from what the player saw (``"peek": true``
+    asks the solver too, and marks the game assisted). A client that leaves stops it."""
+    data, game_id, play = await game_for(request, ("peek",))
+    referee = referee_of(request)
+    run = reviews.start(game_id, play, bool_field(data, "peek"))
+    return StreamingResponse(reviews.stream(referee, run, request.is_disconnected), media_type=NDJSON,
+                             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+def moves_refused(play: Play) -> ApiError:
+    """The refusal of a ``moves`` that names no position the player has played."""
+    return ApiError(400, f"moves must be a whole number from 0 to {play.history.move_count}")
+
+
+async def position(request: Request) -> Response:
+    """The table after the first ``moves`` moves of the game (query), as the player saw it then,
+    read-only: a position the player has played, never one ahead."""
+    game_id = request.path_params["id"]
+    play = referee_of(request).get(game_id)
+    text = request.query_params.get("moves", "")
+    if not (text.isascii() and text.isdigit() and len(text) <= 8 and int(text) <= play.history.move_count):
+        raise moves_refused(play)
+    return JSONResponse(position_payload(game_id, play, int(text)))
+
+
+async def practice(request: Request) -> Response:
+    """A practice game: the same deal with the first ``moves`` moves of this game played again,
+    never counted in the statistics. Only for a game whose deal may be shown."""
+    data = await read_json(request, ("moves",))
+    game_id = request.path_params["id"]
+    referee = referee_of(request)
+    play = referee.get(game_id)
+    if not play.is_deal_shown:
+        raise ApiError(403, "a random deal's number is shown when its game ends; practise it then")
+    count = int_field(data, "moves", 0, play.history.move_count)
+    if count is None:
+        raise moves_refused(play)
+    if play.history.states[count].is_over():
+        raise ApiError(409, "the game is over at that position: choose an earlier move")
+    new_id, new_play = referee.practice(play, count)
+    return JSONResponse(view_payload(new_id, new_play), status_code=201)
 
 
 # -- refusals --------------------------------------------------------------------------------
@@ -377,6 +431,9 @@ ROUTES = [
     Route("/api/play/{id}/abandon", abandon, methods=["POST"]),
     Route("/api/play/{id}/hint", hint, methods=["POST"]),
     Route("/api/play/{id}/winnable", winnable, methods=["POST"]),
+    Route("/api/play/{id}/review", review, methods=["POST"]),
+    Route("/api/play/{id}/position", position),
+    Route("/api/play/{id}/practice", practice, methods=["POST"]),
     Route("/api/play/{id}/record", record),
     Route("/api/play/{id}/why", why),
     Route("/api/stats", stats),
@@ -401,7 +458,8 @@ def create_app(data_dir: Path, hosts: HostPolicy = LOCAL_HOSTS, *,
             referee.searches.close()
 
     app = Starlette(routes=ROUTES, lifespan=lifespan,
-                    middleware=[Middleware(Guard, hosts=hosts), Middleware(GZipMiddleware, minimum_size=1000)],
+                    middleware=[Middleware(Guard, hosts=hosts),
+                                Middleware(GZipMiddleware, minimum_size=1000, exclude_content_types=UNZIPPED)],
                     exception_handlers={ApiError: api_error, HTTPException: http_error, KibitzError: kibitz_error,
                                         ClientDisconnect: client_gone, 500: server_error})
     app.state.referee = referee

@@ -5,7 +5,8 @@ Every payload about a game carries only the player's view of it (hidden cards as
 ``null``), the legal moves as text and the counts; never the true state, and never the
 number of a random deal before the game ends (the number gives the whole deck away).
 The fair searches (hint, chance to win) are given the player's observation, made here
-(:meth:`Referee.observation`); only the analysis mode's solver is given the true state.
+(:meth:`Referee.observation`); only the analysis mode's solver and the review are given the
+true states.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections import OrderedDict
 from typing import Any
 
 from kibitz import difficulty
-from kibitz.agents import Observation, observe
+from kibitz.analysis import Observation, observation_at
 from kibitz.autoplay import finishing_moves
 from kibitz.cards import IDENTITY, RANKS, SUITS, format_card
 from kibitz.history import History
@@ -67,29 +68,50 @@ def _table(table: Table) -> dict[str, Any]:
                         "fan": place.fan.value, "room": place.room} for place in table.places]}
 
 
+def status_of(state: State) -> str:
+    """``won``, ``over`` (no move left) or ``playing``."""
+    return "won" if state.is_won() else "over" if state.is_over() else "playing"
+
+
+def table_payload(state: State) -> dict[str, Any]:
+    """The table of a position as the player sees it: the piles (hidden cards as ``null``), the
+    round, the base and the legal moves."""
+    game = state.game
+    view = state.view()
+    return {
+        "round": view.round, "redeals_left": max(0, game.info.redeals - (view.round - 1)),
+        "base": None if view.base is None else RANKS[view.base],
+        "piles": {name: [_card(c) for c in cards] for name, cards in zip(view.pile_names, view.piles)},
+        "legal": [str(m) for m in state.legal_moves], "status": status_of(state),
+    }
+
+
 def view_payload(game_id: str, play: Play) -> dict[str, Any]:
     """What the browser may know of a game: the view, the legal moves and the counts; the deal
     number only once it may be shown (:attr:`Play.is_deal_shown`)."""
     history = play.history
     state = history.state
     game = state.game
-    view = state.view()
-    won = state.is_won()
-    status = "won" if won else "over" if state.is_over() else "playing"
     return {
         "id": game_id, "game": game.slug, "name": game.name, "ruleset": game.ruleset,
         "deal": str(history.deal_number) if play.is_deal_shown else None, "random_deal": not play.chosen,
-        "assisted": play.assisted, "round": view.round,
-        "redeals_left": max(0, game.info.redeals - (view.round - 1)),
-        "base": None if view.base is None else RANKS[view.base],
-        "piles": {name: [_card(c) for c in cards] for name, cards in zip(view.pile_names, view.piles)},
-        "legal": [str(m) for m in state.legal_moves],
+        "assisted": play.assisted, "practice": play.practice, **table_payload(state),
         "moves": history.move_count, "can_undo": history.can_undo, "can_redo": history.can_redo,
-        "status": status, "result": play.result,
-        "elapsed": round(play.active, 1),
-        "can_finish": not won and finishing_moves(state) is not None,
+        "result": play.result, "elapsed": round(play.active, 1),
+        "can_finish": not state.is_won() and finishing_moves(state) is not None,
         "rating": _rating(game.slug, game.ruleset, history.deal_number) if play.is_deal_shown else None,
     }
+
+
+def position_payload(game_id: str, play: Play, moves: int) -> dict[str, Any]:
+    """The table after the first ``moves`` moves of the game, as the player saw it then, and
+    the move played from there (``None`` after the last move played)."""
+    history = play.history
+    state = history.states[moves]
+    game = state.game
+    played = history.moves[moves] if moves < history.move_count else None
+    return {"id": game_id, "game": game.slug, "name": game.name, "ruleset": game.ruleset, **table_payload(state),
+            "moves": moves, "played": None if played is None else str(played), "read_only": True}
 
 
 def _rating(slug: str, ruleset: str, deal: int | None) -> dict[str, Any] | None:
@@ -120,9 +142,21 @@ class Referee:
         """A new game of deal ``deal``; ``chosen``: the player chose it by number (else it is a
         random deal, whose number is withheld until the game ends)."""
         game = find_game(slug, ruleset)
-        game_id = secrets.token_urlsafe(12)
         now = time.time()
-        play = Play(History.new(game, deal), now, clock_at=now, chosen=chosen)
+        return self._add(Play(History.new(game, deal), now, clock_at=now, chosen=chosen))
+
+    def practice(self, play: Play, moves: int) -> tuple[str, Play]:
+        """A practice game of the deal of ``play``, its first ``moves`` moves played again:
+        never counted in the statistics."""
+        history = play.history
+        deal = history.deal_number
+        assert deal is not None
+        now = time.time()
+        again = History.replay(history.start, history.moves[:moves], deal)
+        return self._add(Play(again, now, clock_at=now, chosen=True, practice=True))
+
+    def _add(self, play: Play) -> tuple[str, Play]:
+        game_id = secrets.token_urlsafe(12)
         self.store.create(game_id, play)
         self._remember(game_id, play)
         return game_id, play
@@ -160,7 +194,10 @@ class Referee:
         state = play.history.state
         if play.result is None and state.is_over():
             play.result = "won" if state.is_won() else "lost"
-            self.store.finish(game_id, play, play.result)
+            if play.practice:
+                self.store.practice_ended(game_id, play.result)
+            else:
+                self.store.finish(game_id, play, play.result)
         self.store.prune()
 
     def tick(self, play: Play, reported: float | None) -> None:
@@ -176,10 +213,14 @@ class Referee:
         play.clock_at = now
 
     def abandon(self, game_id: str, play: Play) -> None:
-        """Give a game up: once a move was played, it counts as lost (and abandoned)."""
+        """Give a game up: once a move was played, it counts as lost (and abandoned); a practice
+        game just ends, never counted."""
         if play.result is None and play.history.move_count > 0:
             play.result = "lost"
-            self.store.finish(game_id, play, play.result, abandoned=True)
+            if play.practice:
+                self.store.practice_ended(game_id, play.result)
+            else:
+                self.store.finish(game_id, play, play.result, abandoned=True)
 
     def assist(self, game_id: str, play: Play) -> None:
         """Mark a game assisted: the solver, which sees every card, answered about it. A game
@@ -192,9 +233,7 @@ class Referee:
     def observation(play: Play) -> Observation:
         """What the player of ``play`` sees now, with the moves played and the views seen so far:
         all that a fair search is given."""
-        history = play.history
-        states = history.states
-        return observe(states[-1], history.moves, (state.view() for state in states[:-1]))
+        return observation_at(play.history)
 
     def still_at(self, game_id: str, state: State) -> bool:
         """Whether game ``game_id`` is still at ``state`` (a search about it is still wanted)."""

@@ -12,18 +12,27 @@ games in progress some days after their last move (their results stay).
 
 Each game and result also keeps whether its deal was chosen by number (a random deal's
 number is not shown while it is played) and whether it was *assisted*: the solver, which
-sees every card, was asked about it before it ended.
+sees every card, was asked about it before it ended. A *practice* game (a deal replayed from
+a position of an earlier game) never counts: it has no result row, and how it ended is kept
+with the game itself.
+
+A game's complete reviews are kept with it (one per kind: the fair part only, or seeing
+every card), keyed by what makes their figures: the moves reviewed, the seed, the review's
+version and the build. A finished game's review, once made, adds its accuracy, blunders and
+whether the deal could be won at the start to the game's result.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from kibitz.errors import KibitzError
 from kibitz.history import History
@@ -31,7 +40,7 @@ from kibitz.moves import parse_move
 from kibitz.records import format_record, parse_record, record_of
 from kibitz.registry import game as find_game
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -45,7 +54,9 @@ CREATE TABLE IF NOT EXISTS games (
     updated REAL NOT NULL,
     active REAL NOT NULL DEFAULT 0,
     chosen INTEGER NOT NULL DEFAULT 1,
-    assisted INTEGER NOT NULL DEFAULT 0
+    assisted INTEGER NOT NULL DEFAULT 0,
+    practice INTEGER NOT NULL DEFAULT 0,
+    ended TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL,
@@ -65,8 +76,24 @@ CREATE TABLE IF NOT EXISTS results (
     finished REAL NOT NULL,
     abandoned INTEGER NOT NULL DEFAULT 0,
     chosen INTEGER NOT NULL DEFAULT 1,
-    assisted INTEGER NOT NULL DEFAULT 0
+    assisted INTEGER NOT NULL DEFAULT 0,
+    reviewed INTEGER NOT NULL DEFAULT 0,
+    accuracy REAL,
+    blunders INTEGER,
+    winnable_at_start INTEGER
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id TEXT NOT NULL,
+    sees_every_card INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    build TEXT NOT NULL,
+    moves INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    made REAL NOT NULL,
+    PRIMARY KEY (game_id, sees_every_card)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS results_by_game ON results (slug, ruleset, finished);
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 """
@@ -76,9 +103,16 @@ NEW_COLUMNS = (("games", "active", "REAL NOT NULL DEFAULT 0"),
                ("games", "chosen", "INTEGER NOT NULL DEFAULT 1"),
                ("games", "assisted", "INTEGER NOT NULL DEFAULT 0"),
                ("results", "chosen", "INTEGER NOT NULL DEFAULT 1"),
-               ("results", "assisted", "INTEGER NOT NULL DEFAULT 0"))
-"""Columns that schemas 3 and 4 added to the tables of earlier schemas. A game of an earlier
-schema counts as chosen by number (its number was shown) and not assisted."""
+               ("results", "assisted", "INTEGER NOT NULL DEFAULT 0"),
+               ("games", "practice", "INTEGER NOT NULL DEFAULT 0"),
+               ("games", "ended", "TEXT"),
+               ("results", "reviewed", "INTEGER NOT NULL DEFAULT 0"),
+               ("results", "accuracy", "REAL"),
+               ("results", "blunders", "INTEGER"),
+               ("results", "winnable_at_start", "INTEGER"))
+"""Columns that schemas 3 to 5 added to the tables of earlier schemas. A game of an earlier
+schema counts as chosen by number (its number was shown), not assisted, not practice and
+not reviewed."""
 
 DATABASE_NAME = "kibitz-web.db"
 DEFAULT_KEEP_FINISHED_DAYS = 30.0
@@ -106,6 +140,8 @@ class Play:
     withheld until the game ends)."""
     assisted: bool = False
     """Whether the solver, which sees every card, was asked about this game."""
+    practice: bool = False
+    """A practice game: a deal replayed from a position of an earlier game, never counted."""
 
     @property
     def is_deal_shown(self) -> bool:
@@ -131,6 +167,45 @@ class Result:
     """The solver, which sees every card, was asked about it before it ended."""
     chosen: bool = True
     """Its deal was chosen by number (else it was a random deal)."""
+    review: ReviewSummary | None = None
+    """What the review of the finished game found (``None``: not reviewed)."""
+
+
+@dataclass(frozen=True)
+class ReviewSummary:
+    """The figures of a finished game's review that the statistics keep."""
+
+    accuracy: float
+    """0 to 100."""
+    blunders: int
+    winnable_at_start: bool | None
+    """Whether the deal could be won from its opening, seeing every card (``None``: undecided)."""
+
+    @classmethod
+    def of(cls, review: dict[str, Any]) -> ReviewSummary:
+        """The summary of a review (:meth:`kibitz.analysis.Review.as_dict`)."""
+        labels = review.get("labels") or {}
+        winnable = review.get("winnable_at_start")
+        return cls(float(review["accuracy"]), int(labels.get("blunder", 0)),
+                   winnable if isinstance(winnable, bool) else None)
+
+
+@dataclass(frozen=True)
+class ReviewKey:
+    """What makes a review's figures: the game, whether it sees every card, the moves reviewed
+    (:func:`moves_digest`), the seed, the review's version and the build."""
+
+    game_id: str
+    sees_every_card: bool
+    digest: str
+    seed: int
+    version: int
+    build: str
+
+
+def moves_digest(moves: Sequence[str]) -> str:
+    """A digest of a line of moves (in notation)."""
+    return hashlib.sha256(" ".join(moves).encode("ascii")).hexdigest()
 
 
 class Store:
@@ -195,9 +270,9 @@ class Store:
         game = history.game
         with self._transaction() as db:
             db.execute("INSERT INTO games (id, slug, ruleset, rules_version, deal, position, created, updated, "
-                       "chosen, assisted) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
+                       "chosen, assisted, practice) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
                        (game_id, game.slug, game.ruleset, game.info.rules_version, str(history.deal_number),
-                        play.created, time.time(), int(play.chosen), int(play.assisted)))
+                        play.created, time.time(), int(play.chosen), int(play.assisted), int(play.practice)))
             _append(db, game_id, history, 0)
 
     def played(self, game_id: str, play: Play, since: int) -> None:
@@ -223,10 +298,11 @@ class Store:
     def load(self, game_id: str) -> Play | None:
         """The saved game ``game_id``, its moves replayed, or ``None`` when there is none."""
         rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created, updated, active, "
-                         "chosen, assisted FROM games WHERE id = ?", (game_id,))
+                         "chosen, assisted, practice, ended FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        slug, ruleset, rules_version, deal, position, problem, created, updated, active, chosen, assisted = rows[0]
+        (slug, ruleset, rules_version, deal, position, problem, created, updated, active, chosen, assisted,
+         practice, ended) = rows[0]
         if problem:
             raise StoredGameError(f"this saved game cannot be resumed: {problem}")
         line = [row[0] for row in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
@@ -243,17 +319,17 @@ class Store:
         except (KibitzError, ValueError) as error:
             raise StoredGameError(f"this saved game cannot be resumed: {error}") from None
         results = self._run("SELECT result FROM results WHERE game_id = ?", (game_id,))
-        return Play(history, float(created), results[0][0] if results else None, float(active), float(updated),
-                    chosen=bool(chosen), assisted=bool(assisted))
+        return Play(history, float(created), results[0][0] if results else ended, float(active), float(updated),
+                    chosen=bool(chosen), assisted=bool(assisted), practice=bool(practice))
 
     def open_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The games not yet finished, most recently played first; a random deal's number is
         withheld (``None``, and ``random_deal`` true)."""
         rows = self._run(
-            "SELECT id, slug, ruleset, deal, position, updated, chosen, assisted FROM games "
-            "WHERE id NOT IN (SELECT game_id FROM results) ORDER BY updated DESC LIMIT ?", (limit,))
+            "SELECT id, slug, ruleset, deal, position, updated, chosen, assisted, practice FROM games "
+            "WHERE id NOT IN (SELECT game_id FROM results) AND ended IS NULL ORDER BY updated DESC LIMIT ?", (limit,))
         return [{"id": r[0], "game": r[1], "ruleset": r[2], "deal": r[3] if r[6] else None, "random_deal": not r[6],
-                 "moves": r[4], "updated": r[5], "assisted": bool(r[7])} for r in rows]
+                 "moves": r[4], "updated": r[5], "assisted": bool(r[7]), "practice": bool(r[8])} for r in rows]
 
     def line(self, game_id: str) -> tuple[list[str], int] | None:
         """The stored line of moves of a game (as text) and how many of them are played."""
@@ -275,13 +351,52 @@ class Store:
                    format_record(record_of(history)), result, play.active, history.move_count,
                    time.time(), int(abandoned), int(play.chosen), int(play.assisted)))
 
+    def practice_ended(self, game_id: str, result: str) -> None:
+        """Record how a practice game ended (it is never counted: no result row)."""
+        self._run("UPDATE games SET ended = ?, updated = ? WHERE id = ?", (result, time.time(), game_id))
+
     def results(self) -> list[Result]:
         """Every finished game, oldest first."""
-        rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen "
-                         "FROM results ORDER BY finished, rowid")
+        rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen, "
+                         "reviewed, accuracy, blunders, winnable_at_start FROM results ORDER BY finished, rowid")
         return [Result(slug, ruleset, deal, result, seconds, moves, finished, bool(abandoned), bool(assisted),
-                       bool(chosen))
-                for slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen in rows]
+                       bool(chosen), ReviewSummary(accuracy, blunders, None if winnable is None else bool(winnable))
+                       if reviewed else None)
+                for (slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen,
+                     reviewed, accuracy, blunders, winnable) in rows]
+
+    # -- reviews ---------------------------------------------------------------------
+
+    def review(self, key: ReviewKey) -> dict[str, Any] | None:
+        """The complete review kept under ``key``, if any."""
+        rows = self._run("SELECT digest, seed, version, build, review FROM reviews "
+                         "WHERE game_id = ? AND sees_every_card = ?", (key.game_id, int(key.sees_every_card)))
+        if not rows or tuple(rows[0][:4]) != (key.digest, str(key.seed), key.version, key.build):
+            return None
+        review: dict[str, Any] = json.loads(rows[0][4])
+        return review
+
+    def keep_review(self, key: ReviewKey, moves: Sequence[str], review: dict[str, Any]) -> None:
+        """Keep a complete review (in place of the game's earlier one of its kind); a review of
+        a finished game's whole line, seeing every card, also goes into its result."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO reviews (game_id, sees_every_card, digest, seed, version, build, moves, "
+                       "review, made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (key.game_id, int(key.sees_every_card), key.digest, str(key.seed), key.version, key.build,
+                        len(moves), json.dumps(review), time.time()))
+            if not key.sees_every_card:
+                return
+            row = db.execute("SELECT record FROM results WHERE game_id = ?", (key.game_id,)).fetchone()
+            try:
+                line = [str(move) for move in parse_record(row[0]).moves] if row else None
+            except KibitzError:
+                line = None
+            if line != list(moves):
+                return
+            summary = ReviewSummary.of(review)
+            winnable = None if summary.winnable_at_start is None else int(summary.winnable_at_start)
+            db.execute("UPDATE results SET reviewed = 1, accuracy = ?, blunders = ?, winnable_at_start = ? "
+                       "WHERE game_id = ?", (summary.accuracy, summary.blunders, winnable, key.game_id))
 
     def prune(self, now: float | None = None) -> int:
         """Delete the finished games whose last move is older than ``keep_finished_days``
@@ -292,8 +407,10 @@ class Store:
         self._pruned = clock
         cutoff = clock - self.keep_finished_days * 86400.0
         with self._transaction() as db:
-            old = "SELECT id FROM games WHERE updated < ? AND id IN (SELECT game_id FROM results)"
+            old = ("SELECT id FROM games WHERE updated < ? AND (id IN (SELECT game_id FROM results) "
+                   "OR ended IS NOT NULL)")
             db.execute(f"DELETE FROM moves WHERE game_id IN ({old})", (cutoff,))
+            db.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", (cutoff,))
             return db.execute(f"DELETE FROM games WHERE id IN ({old})", (cutoff,)).rowcount
 
 
@@ -340,7 +457,9 @@ def _migrate(db: sqlite3.Connection) -> None:
 
 def statistics(results: list[Result]) -> list[dict[str, Any]]:
     """Per game and ruleset: played, won, abandoned (counted as lost), assisted (the solver was
-    asked), win rate, current and best streak, best time, fewest moves."""
+    asked), win rate, current and best streak, best time and fewest moves (of the games won
+    unassisted); of the reviewed games: how many, their average accuracy, blunders per game,
+    and the games that could have been won (lost, though the deal could be won at the start)."""
     groups: dict[tuple[str, str], list[Result]] = {}
     for result in results:
         groups.setdefault((result.slug, result.ruleset), []).append(result)
@@ -351,11 +470,17 @@ def statistics(results: list[Result]) -> list[dict[str, Any]]:
         for r in rows:
             current = current + 1 if r.result == "won" else 0
             best = max(best, current)
+        earned = [r for r in won if not r.assisted]
+        reviewed = [(r, r.review) for r in rows if r.review is not None]
         table.append({
             "game": slug, "ruleset": ruleset, "played": len(rows), "won": len(won),
             "abandoned": sum(r.abandoned for r in rows), "assisted": sum(r.assisted for r in rows),
             "win_rate": len(won) / len(rows), "current_streak": current, "best_streak": best,
-            "best_time": min((r.seconds for r in won), default=None),
-            "fewest_moves": min((r.moves for r in won), default=None),
+            "best_time": min((r.seconds for r in earned), default=None),
+            "fewest_moves": min((r.moves for r in earned), default=None),
+            "reviewed": len(reviewed),
+            "accuracy": sum(s.accuracy for _, s in reviewed) / len(reviewed) if reviewed else None,
+            "blunders_per_game": sum(s.blunders for _, s in reviewed) / len(reviewed) if reviewed else None,
+            "could_have_won": sum(r.result == "lost" and s.winnable_at_start is True for r, s in reviewed),
         })
     return table

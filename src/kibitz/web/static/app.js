@@ -10,6 +10,7 @@ import {ANALYSIS_LABEL, hintOf, verdictOf} from './assists.js';
 import {askGiveUp, choiceMet, choiceWords, dealChoice, dealWords, fillGamesInProgress, ratingWords, restoreChoices,
   restoreSettings, setting, unmetWords, wouldGiveUp} from './session.js';
 import {describePlayed, pileWords} from './speech.js';
+import {ReviewPanel} from './review.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -21,6 +22,7 @@ const ui = {
   restoring: false,           // showing a game because the player went back or forward to it
   handled: null,              // the address the pages were last shown for
   finishRefused: null,        // the position (id:moves) where the server refused to finish
+  shown: null,                // a position of the game shown read-only by the review: {payload, played, best}
 };
 
 // -- talking to the referee -----------------------------------------------------------
@@ -126,17 +128,25 @@ function render() {
   const felt = $('felt');
   if ($('play').hidden) return;
   const names = pileOrder();
-  const layout = layOut(ui.info.table, ui.play.piles, felt.clientWidth, felt.clientHeight);
+  const shown = ui.shown;   // a position of the review, read-only, or the game as it stands
+  const play = shown ? shown.payload : ui.play;
+  table.classList.toggle('readonly', Boolean(shown));
+  const layout = layOut(ui.info.table, play.piles, felt.clientWidth, felt.clientHeight);
   // The cards glide from where they showed before this drawing: after a change of the game
   // (remembered by show()), or from mid-flight when the table is drawn again meanwhile.
   const before = ui.glide ? ui.glide.before : table.getAnimations({subtree: true}).length ? remember(table) : null;
   const from = ui.glide ? ui.glide.from : null;
   ui.glide = null;
   ui.geometry = drawTable(table, layout, {
-    info: ui.info, play: ui.play, selected: ui.selected, hint: ui.hint, cursor: names[ui.cursor % names.length],
-    isMovable: (pile, index) => movesOf(ui.play, pile, index).length > 0,
+    info: ui.info, play, selected: shown ? null : ui.selected, hint: shown ? shown.best : ui.hint,
+    played: shown ? shown.played : null, cursor: names[ui.cursor % names.length],
+    isMovable: (pile, index) => !shown && movesOf(ui.play, pile, index).length > 0,
   });
   drawCursor(table, names[ui.cursor % names.length]);
+  if (shown) {
+    table.setAttribute('aria-label', `card table ${shown.payload.moves ? `after move ${shown.payload.moves}` : 'at the opening'}, ` +
+      'read-only (the review)');
+  }
   if (before && isAnimated()) {
     // Measured once the page's other changes of this moment are made (the move count's
     // first): the movement never delays them, and still starts before the next paint.
@@ -184,6 +194,8 @@ function updateInfo() {
     share.title = 'a link to this deal';
   }
   $('assisted').hidden = !p.assisted;
+  $('practice').hidden = !p.practice;
+  $('reviewbutton').disabled = !p.moves;
   const parts = [`${p.moves} move${p.moves === 1 ? '' : 's'}`];
   if (ui.info.redeals) parts.push(`round ${p.round}, ${p.redeals_left} redeal${p.redeals_left === 1 ? '' : 's'} left`);
   if (p.base) parts.push(`base ${p.base}`);
@@ -233,6 +245,7 @@ function show(data, dealt = false) {
   const other = !previous || previous.id !== data.id;
   const changed = other || previous.moves !== data.moves || previous.round !== data.round;
   if (other && previous) reportClock(previous);
+  if (other) { ui.shown = null; review.close(); } else if (changed && ui.shown) review.leavePosition();
   const table = $('table');
   if (isAnimated() && ui.page === 'table' && (dealt || (!other && changed))) {
     const stockBefore = !other && data.piles.s.length < previous.piles.s.length && table.querySelector('.slot[data-pile="s"]');
@@ -262,7 +275,9 @@ function show(data, dealt = false) {
   } else if (other || data.status === 'playing') $('overlay').hidden = true;
   if (other && data.status !== 'playing') {
     say(data.status === 'won' ? `this game is won, in ${data.moves} moves (${clock()})` : 'this game is over: no move is left');
-  } else if (other && data.result) say('this game was given up: it counts as lost');
+  } else if (other && data.result) {
+    say(data.practice ? 'this practice game has ended (practice never counts)' : 'this game was given up: it counts as lost');
+  }
   else if (other && previous) say(`${data.name}, ${dealWords(data)}`);
   if (changed && $('chance').checked) checkChance();
   else if (!$('chance').checked) showVerdict('');
@@ -288,7 +303,8 @@ function showOverlay() {
   const rating = p.rating ? ` ${ratingWords(p.rating)}` : '';
   $('overtext').textContent = (p.status === 'won'
     ? `${p.name} ${dealWords(p)} won in ${p.moves} moves (${clock()}).`
-    : `${p.name} ${dealWords(p)}: the game is over. Undo to try another way, or start again.`) + rating;
+    : `${p.name} ${dealWords(p)}: the game is over. Undo to try another way, or start again.`) + rating +
+    (p.practice ? ' A practice game: it does not count in the statistics.' : '');
   $('overundo').hidden = p.status === 'won';
   $('overlay').hidden = false;
 }
@@ -353,7 +369,7 @@ function pileAt(x, y) {
 const DOUBLE_CLICK_MS = 400;
 
 function onPointerDown(event) {
-  if (event.button !== 0 || ui.pending) return;
+  if (event.button !== 0 || ui.pending || ui.shown) return;
   const element = event.target.closest('.card, .slot');
   if (!element) return;
   const pile = element.dataset.pile;
@@ -425,7 +441,11 @@ function onPointerUp(event) {
 // -- keyboard play --------------------------------------------------------------------------
 
 function onKey(event) {
-  if (event.target.closest('input, select, textarea, dialog') || !ui.play || ui.page !== 'table') return;
+  if (event.target.closest('input, select, textarea, dialog, #review') || !ui.play || ui.page !== 'table') return;
+  if (ui.shown) {   // a position of the review: read-only
+    if (event.key === 'Escape') { event.preventDefault(); review.backToGame(); }
+    return;
+  }
   const names = pileOrder();
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
@@ -466,6 +486,38 @@ function onKey(event) {
   else if (key === '?') goTo('help');
   else handled = false;
   if (handled) event.preventDefault();
+}
+
+// -- the review ------------------------------------------------------------------------------
+
+const review = new ReviewPanel({
+  body: (play) => ({expected_moves: play.moves, clock: play === ui.play ? clockNow() : undefined}),
+  showPosition: (payload, marks) => {
+    ui.shown = {payload, played: marks.played ? parseMove(marks.played) : null, best: marks.best ? parseMove(marks.best) : null};
+    ui.selected = null;
+    render();
+  },
+  clearPosition: () => { if (ui.shown) { ui.shown = null; render(); } },
+  practise,
+  noteAssisted,
+  closed: () => { $('reviewbutton').focus(); },
+});
+
+/** Reviews the game on the table as it stands (with the analysis mode on, the solver too: assisted). */
+function openReview() {
+  if (!ui.play || !ui.play.moves) return;
+  const peek = isAnalysis() && ui.play.status === 'playing' && !ui.play.result;
+  review.open(ui.play, peek);
+}
+
+/** Starts a practice game of ``play``'s deal from the position after its first ``moves`` moves. */
+async function practise(play, moves) {
+  try {
+    const data = await api(`/api/play/${play.id}/practice`, {moves});
+    show(data);
+    say(`practice: ${data.name}, ${dealWords(data)} from ${moves ? `move ${moves}` : 'the opening'}; it never counts`);
+    $('table').focus();
+  } catch (error) { say(error.message, 'error'); }
 }
 
 // -- games, statistics and rules --------------------------------------------------------------
@@ -537,11 +589,19 @@ async function showStats() {
   const time = (s) => s === null ? '–' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
   $('statstable').innerHTML = '<tr><th>game</th><th>rules</th><th>played</th><th>won</th><th>win rate</th>' +
     '<th>streak</th><th>best streak</th><th>best time</th><th>fewest moves</th>' +
-    '<th title="games in which the solver, which sees every card, was asked (analysis mode)">assisted</th></tr>' + rows.map((r) =>
+    '<th title="games in which the solver, which sees every card, was asked (analysis mode)">assisted</th>' +
+    '<th title="finished games reviewed">reviewed</th>' +
+    '<th title="the reviewed games\' average accuracy: the share of the winning chance kept, 0 to 100">accuracy</th>' +
+    '<th title="blunders per reviewed game">blunders / game</th>' +
+    '<th title="games lost though the review (the solver, seeing every card) found the deal could be won at the start">' +
+    'could have won</th></tr>' + rows.map((r) =>
     `<tr><td>${names[r.game] || r.game}</td><td>${r.ruleset}</td><td>${r.played}</td><td>${r.won}</td>` +
     `<td>${Math.round(r.win_rate * 100)}%</td><td>${r.current_streak}</td><td>${r.best_streak}</td>` +
     `<td>${time(r.best_time)}</td><td>${r.fewest_moves ?? '–'}</td>` +
-    `<td${r.assisted ? ' class="assisted"' : ''}>${r.assisted}</td></tr>`).join('');
+    `<td${r.assisted ? ' class="assisted"' : ''}>${r.assisted}</td><td>${r.reviewed}</td>` +
+    `<td>${r.accuracy === null ? '–' : Math.round(r.accuracy)}</td>` +
+    `<td>${r.blunders_per_game === null ? '–' : r.blunders_per_game.toFixed(1)}</td>` +
+    `<td>${r.reviewed ? r.could_have_won : '–'}</td></tr>`).join('');
   if (!rows.length) $('statstable').innerHTML = '<tr><td>No finished games yet.</td></tr>';
   // A bar chart: games played (light) and won (bright) per game and ruleset.
   const barWidth = 46, chartHeight = 150, most = Math.max(1, ...rows.map((r) => r.played));
@@ -605,7 +665,7 @@ function route() {
   $('play').hidden = PAGES.includes(page);
   $('toolbar').hidden = $('info').hidden = $('play').hidden;
   for (const section of PAGES) $(section).hidden = page !== section;
-  if ($('play').hidden) $('overlay').hidden = true;
+  if ($('play').hidden) { $('overlay').hidden = true; review.close(); }
   if (page === 'stats') showStats().catch((e) => say(e.message, 'error'));
   if (page === 'rules') showRules(arg || (ui.play ? ui.play.game : ui.games[0].slug)).catch((e) => say(e.message, 'error'));
   if (page === 'continue') showGamesInProgress().catch((e) => say(e.message, 'error'));
@@ -694,7 +754,7 @@ function bind() {
     updateClock();
     if (document.visibilityState === 'hidden') reportClock();
   });
-  window.addEventListener('pagehide', () => reportClock());
+  window.addEventListener('pagehide', () => { reportClock(); review.abort(); });
   $('help').addEventListener('close', onHelpClosed);
   $('finish').onclick = finish;
   for (const link of document.querySelectorAll('.togame')) link.onclick = (event) => { event.preventDefault(); goToGame(); };
@@ -724,6 +784,8 @@ function bind() {
   $('overagain').onclick = () => replaceGame(ui.play.game, ui.play.ruleset, ui.play.deal);
   $('overundo').onclick = () => { $('overlay').hidden = true; act('undo'); };
   $('overclose').onclick = () => { $('overlay').hidden = true; };
+  $('overreview').onclick = () => { $('overlay').hidden = true; openReview(); };
+  $('reviewbutton').onclick = openReview;
   setInterval(() => { if (ui.play && ui.play.status === 'playing' && !$('play').hidden) updateInfo(); }, 1000);
 }
 

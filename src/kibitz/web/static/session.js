@@ -97,9 +97,10 @@ export function dealWords(play) {
 
 // -- giving a game up -----------------------------------------------------------------------
 
-/** Whether leaving ``play`` for a new deal gives up a game that would count (moves, no result). */
+/** Whether leaving ``play`` for a new deal gives up a game that would count (moves, no result; a
+ * practice game never counts: it waits under Continue). */
 export function wouldGiveUp(play) {
-  return Boolean(play) && play.status === 'playing' && play.moves > 0 && !play.result;
+  return Boolean(play) && play.status === 'playing' && play.moves > 0 && !play.result && !play.practice;
 }
 
 /**
@@ -166,7 +167,7 @@ export function fillGamesInProgress(table, games, names, current, resume) {
     const row = body.insertRow();
     row.dataset.id = game.id;
     const name = names[game.game] || game.game;
-    const deal = game.deal === null ? 'random' : `#${game.deal}`;
+    const deal = (game.deal === null ? 'random' : `#${game.deal}`) + (game.practice ? ' (practice)' : '');
     for (const text of [name, game.ruleset, deal, String(game.moves)]) row.insertCell().textContent = text;
     const when = row.insertCell();
     when.textContent = timeAgo(game.updated);
@@ -175,7 +176,8 @@ export function fillGamesInProgress(table, games, names, current, resume) {
     button.type = 'button';
     const here = game.id === current;
     button.textContent = here ? 'On the table' : 'Resume';
-    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${name}, ${dealWords(game)}`);
+    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${game.practice ? 'practice of ' : ''}${name}, ` +
+      dealWords(game));
     button.onclick = () => resume(game.id);
     row.insertCell().append(button);
   }

@@ -22,20 +22,28 @@ function hintsPile(hint, spec) {
   return Boolean(hint) && (hint.deal ? spec.kind === 'stock' : hint.dst === spec.name);
 }
 
+/** Whether the card at ``index`` of a pile of ``length`` cards (of ``spec``) moves in ``move``. */
+function movesCard(move, spec, index, length) {
+  return Boolean(move) && (move.deal ? spec.kind === 'stock' && index === length - 1
+    : move.src === spec.name && (move.pos === null ? index >= length - move.size : index === move.pos));
+}
+
 /**
  * Draws ``layout`` into ``element``. ``marks``: the game's description (``info``) and view
- * (``play``), the picked-up card (``selected``), the hinted move (``hint``), the keyboard
- * cursor's pile (``cursor``) and ``isMovable(pile, index)``.
+ * (``play``), the picked-up card (``selected``), the hinted move (``hint``; in a review, the
+ * better move), the move played there in a review (``played``), the keyboard cursor's pile
+ * (``cursor``) and ``isMovable(pile, index)``.
  * Returns each pile's box on the table, for dropping cards on it.
  */
 export function drawTable(element, layout, marks) {
-  const {info, play, selected, hint, cursor, isMovable} = marks;
+  const {info, play, selected, hint, played, cursor, isMovable} = marks;
   const specs = Object.fromEntries(info.piles.map((p) => [p.name, p]));
   const size = `width:${px(layout.cardWidth)};height:${px(layout.cardHeight)}`;
   const parts = [], geometry = {};
   for (const slot of layout.slots) {
     const name = slot.pile, spec = specs[name];
-    const classes = ['slot', spec.kind, name === cursor ? 'cursor' : '', hintsPile(hint, spec) ? 'hinted' : ''];
+    const classes = ['slot', spec.kind, name === cursor ? 'cursor' : '', hintsPile(hint, spec) ? 'hinted' : '',
+      hintsPile(played, spec) ? 'played' : ''];
     // The band above the slot holds the pile's name, and the count of a squared pile.
     const count = slot.fan === 'none' && slot.count > 1 ? `<span class="count">${slot.count}</span>` : '';
     parts.push(`<div class="${classes.join(' ').trim()}" data-pile="${name}" style="left:${px(slot.x)};top:${px(slot.y)};` +
@@ -50,9 +58,8 @@ export function drawTable(element, layout, marks) {
     const movable = faceUp && (index === length - 1 || isMovable(name, index));
     const isSelected = selected && selected.pile === name && index >= selected.index &&
       (selected.single ? index === selected.index : true);
-    const isHinted = hint && (hint.deal ? spec.kind === 'stock' && index === length - 1
-      : hint.src === name && (hint.pos === null ? index >= length - hint.size : index === hint.pos));
-    const classes = ['card', movable ? 'movable' : '', isSelected ? 'selected' : '', isHinted ? 'hinted' : ''];
+    const classes = ['card', movable ? 'movable' : '', isSelected ? 'selected' : '',
+      movesCard(hint, spec, index, length) ? 'hinted' : '', movesCard(played, spec, index, length) ? 'played' : ''];
     parts.push(`<div class="${classes.join(' ').trim()}" data-pile="${name}" data-index="${index}" ` +
       `style="left:${px(card.x)};top:${px(card.y)};${size};z-index:${card.z}" title="${code ? cardName(code) : ''}">` +
       `${code ? cardFace(code, card.fan) : cardBack()}</div>`);
