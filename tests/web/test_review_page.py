@@ -61,7 +61,7 @@ def test_the_review_opens_after_a_lost_game_beside_the_table(page: Page, server:
     figures = page.locator("#reviewfigures")
     expect(figures).to_contain_text(re.compile(r"Accuracy: \d{1,3} of 100"))
     expect(figures).to_contain_text(re.compile(r"Luck: the chance at the first move was (about|not sure).*the game's "
-                                               r"average: \d+%"))
+                                               r"average: \d+(\.\d+)?% of its [\d,]+ studied deals"))
     expect(figures.locator(".solver")).to_contain_text("Seeing every card (the solver)")
     expect(figures.locator(".solver")).to_contain_text("the deal could not be won after move 2 (proved)")
     expect(page.locator("#table .card").first).to_be_visible()

@@ -112,6 +112,9 @@ class FinalChance:
 
     chance: Chance
 
+    def as_dict(self) -> dict[str, object]:
+        return {"chance": sure_share(self.chance), "final": chance_dict(self.chance)}
+
 
 Event = MoveReview | FinalChance | NoReturn
 """What :func:`review_events` yields, in order: each move's review, the chance after the
@@ -327,8 +330,8 @@ def _fair_events(states: list[State], moves: Sequence[Move], seed: int, setting:
         deals = after_played
 
 
-REST_AFTER_MISSES = 5
-"""The longest rest of a sampled deal left undecided, in positions: 2 ** 5 - 1 = 31."""
+REST_AFTER_MISSES = 3
+"""The longest rest of a sampled deal left undecided, in positions: 2 ** 3 - 1 = 7."""
 
 
 @dataclass(frozen=True)

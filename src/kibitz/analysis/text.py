@@ -64,7 +64,7 @@ def move_words(state: State, move: Move) -> str:
         return "deal" if state.pile("s") else "redeal"
     pile = state.view().pile(move.source)
     card = pile[move.position if move.position is not None else len(pile) - move.size]
-    name = "a hidden card" if card is None else card_name(card)
+    name = card_name(card) if card is not None else "the stock's top card" if move.source == "s" else "a hidden card"
     more = f" and {move.size - 1} more" if move.size > 1 else ""
     return f"{move} ({name}{more})"
 

@@ -359,13 +359,16 @@ async def position(request: Request) -> Response:
 
 async def practice(request: Request) -> Response:
     """A practice game: the same deal with the first ``moves`` moves of this game played again,
-    never counted in the statistics. Only for a game whose deal may be shown."""
+    never counted in the statistics. Only from a game that has ended (won, lost or given up):
+    practice, and the review of its end, would otherwise tell the player about a game in play."""
     data = await read_json(request, ("moves",))
     game_id = request.path_params["id"]
     referee = referee_of(request)
     play = referee.get(game_id)
     if not play.is_deal_shown:
         raise ApiError(403, "a random deal's number is shown when its game ends; practise it then")
+    if play.result is None:
+        raise ApiError(409, "practice starts from a game that has ended: finish this one, or give it up")
     count = int_field(data, "moves", 0, play.history.move_count)
     if count is None:
         raise moves_refused(play)

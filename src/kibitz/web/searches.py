@@ -152,7 +152,6 @@ def review_answers(question: ReviewQuestion) -> Iterator[tuple[str, dict[str, An
     """The messages of a review (run in a worker): ``("event", data)`` for each figure as it
     is made, then ``("done", the whole review)``."""
     from kibitz.analysis import FinalChance, MoveReview, new_review, review_events
-    from kibitz.analysis.review import chance_dict, sure_share
     start, moves = question.start, question.moves
     whole = new_review(start, moves, question.seed, question.deal, question.sees_every_card)
     for event in review_events(start, moves, question.seed, question.sees_every_card):
@@ -160,7 +159,7 @@ def review_answers(question: ReviewQuestion) -> Iterator[tuple[str, dict[str, An
         if isinstance(event, MoveReview):
             yield "event", {"type": "move", **event.as_dict()}
         elif isinstance(event, FinalChance):
-            yield "event", {"type": "final", "chance": sure_share(event.chance), "final": chance_dict(event.chance)}
+            yield "event", {"type": "final", **event.as_dict()}
         else:
             yield "event", {"type": "no_return", **event.as_dict()}
     yield "done", whole.as_dict()

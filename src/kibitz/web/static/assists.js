@@ -28,7 +28,14 @@ export function roundHalfEven(x) {
 }
 
 /** A share as a whole percentage: 0.625 -> "62%". */
-export function percent(share) { return `${roundHalfEven(share * 100)}%`; }
+export function percent(share) {
+  const whole = roundHalfEven(share * 100);
+  // A share that is neither 0 nor 1 is never said as 0% or 100% (as kibitz.analysis.text.percent).
+  if ((whole === 100 && share < 1) || (whole === 0 && share > 0)) {
+    return `${(share * 100).toFixed(share >= 0.001 && share <= 0.999 ? 1 : 2)}%`;
+  }
+  return `${whole}%`;
+}
 
 /** How many deals a chance was drawn from, decided, and won (``/winnable``'s or a review's chance). */
 export function chanceCounts(chance) {

@@ -70,7 +70,8 @@ export class ReviewPanel {
   }
 
   reset() {
-    this.review = {entries: [], final: null, total: 0, noReturn: null, average: null, head: null, done: null, error: null};
+    this.review = {entries: [], final: null, total: 0, noReturn: null, average: null, studied: null, head: null, done: null,
+      error: null};
     this.selected = null;
     this.shownPosition = null;
   }
@@ -131,7 +132,8 @@ export class ReviewPanel {
     if (line.type === 'head') {
       review.head = line;
       review.total = line.moves;
-      review.average = line.average ? line.average.share : null;
+      review.studied = line.average || null;
+      review.average = line.average ? line.average.won / line.average.deals : null;
       this.status(line.stored ? 'the review, as kept' : `reviewing move 1 of ${line.moves}…`);
     } else if (line.type === 'move') {
       review.entries[line.index] = line;
@@ -230,7 +232,10 @@ export class ReviewPanel {
       'the share of the winning chance kept through the game: each move that gave away a clear share of it counts');
     const first = review.entries[0] ? review.entries[0].before : review.final && review.final.final;
     if (first) {
-      const average = review.average === null ? '' : `; the game's average: ${percent(review.average)}`;
+      const studied = review.studied;
+      const undecided = studied && studied.unknown ? `, ${studied.unknown.toLocaleString('en')} undecided` : '';
+      const average = studied === null ? '' : `; the game's average: ${percent(studied.won / studied.deals)} of its ` +
+        `${studied.deals.toLocaleString('en')} studied deals can be won (seeing every card${undecided})`;
       add('Luck', `the chance at the first move was ${chanceWords(first)}${average}`,
         `${CHANCE_MEANING}; the average is the share of the game's studied deals that can be won`);
     }
