@@ -13,10 +13,16 @@ solver's winning lines of a few deals (a few hundred moves):
   on the table, measured inside the page, in a fresh browser context each time ("cold":
   nothing cached) and on reloads ("warm").
 
+* with ``--reviews N``: the same moves through the API again while N reviews of other
+  games run on the server (each the review of a long game given up, seeing every card, in the
+  server's search pool); the median is compared with the one measured alone (target: at most
+  twice as long).
+
 Prints the median, p90 and max in milliseconds. Targets: a move's median under 30 ms; a
 first load's under 300 ms.
 
     .venv/bin/python benchmarks/web_latency.py [--deals 3] [--browser-deals 2] [--loads 10] [--game parisienne]
+    .venv/bin/python benchmarks/web_latency.py --browser-deals 0 --loads 0 --reviews 2
 """
 
 from __future__ import annotations
@@ -68,6 +74,55 @@ def winning_lines(slug: str, count: int) -> list[tuple[int, list[str]]]:
         if result.outcome is Outcome.WON:
             lines.append((deal, [str(m) for m in result.moves]))
     return lines
+
+
+def reviewed_games(url: str, count: int) -> list[str]:
+    """``count`` games of Kingsdown Eights played through the API by the greedy agent (150 moves
+    at most) and given up: long reviews, seeing every card."""
+    import random
+    from kibitz.agents import agent
+    from kibitz.agents.play import play_out
+    ids: list[str] = []
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for deal in range(91001, 91001 + count):
+            moves = play_out(kibitz.game("kingsdown-eights").deal(deal), agent("greedy"), random.Random(deal),
+                             max_moves=150).moves
+            game = client.post("/api/games/kingsdown-eights/new", json={"deal": deal}).json()
+            for done, move in enumerate(moves):
+                client.post(f"/api/play/{game['id']}/move", json={"move": str(move), "expected_moves": done})
+            client.post(f"/api/play/{game['id']}/abandon", json={})
+            ids.append(game["id"])
+    return ids
+
+
+def run_review(url: str, game_id: str, figures: list[int]) -> None:
+    """Stream the review of game ``game_id`` to its end, counting its lines into ``figures``."""
+    with httpx.Client(base_url=url, timeout=600) as client:
+        with client.stream("POST", f"/api/play/{game_id}/review", json={}) as response:
+            for line in response.iter_lines():
+                if line:
+                    figures.append(1)
+
+
+def under_reviews(url: str, slug: str, lines: list[tuple[int, list[str]]], count: int
+                  ) -> tuple[list[float], list[int], float]:
+    """Move latencies through the API while ``count`` reviews run: the samples, the review
+    lines received meanwhile, and the seconds the reviews took."""
+    import threading
+    ids = reviewed_games(url, count)
+    figures: list[int] = []
+    threads = [threading.Thread(target=run_review, args=(url, game_id, figures)) for game_id in ids]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)   # the reviews under way
+    samples: list[float] = []
+    while any(thread.is_alive() for thread in threads):   # moves the whole time the reviews run
+        samples += api_latencies(url, slug, lines)
+    during = len(figures)
+    for thread in threads:
+        thread.join()
+    return samples, [during, len(figures)], time.perf_counter() - started
 
 
 def api_latencies(url: str, slug: str, lines: list[tuple[int, list[str]]]) -> list[float]:
@@ -196,6 +251,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=3, help="deals played through the API (default 3)")
     parser.add_argument("--browser-deals", type=int, default=2, help="deals played in the browser (default 2; 0: none)")
     parser.add_argument("--loads", type=int, default=10, help="page loads timed, cold and warm (default 10; 0: none)")
+    parser.add_argument("--reviews", type=int, default=0, help="reviews running while the API moves are timed again")
     args = parser.parse_args()
     slug = kibitz.find(args.game).slug
     lines = winning_lines(slug, max(args.deals, args.browser_deals))
@@ -208,11 +264,19 @@ def main() -> None:
             if args.browser_deals:
                 results["browser"] = browser_latencies(url, slug, lines[:args.browser_deals])
             loads = first_loads(url, slug, args.loads) if args.loads else None
+            if args.reviews:
+                busy, figures, seconds = under_reviews(url, slug, lines[:args.deals], args.reviews)
+                results["reviews"] = busy
         finally:
             stop(process)
     for label, samples in results.items():
         if samples:
             report(label, samples)
+    if args.reviews:
+        ratio = statistics.median(results["reviews"]) / statistics.median(results["api"])
+        print(f"while {args.reviews} reviews ran (their {figures[1]} figures arrived in {seconds:.0f} s, while the "
+              f"moves were played): the median move took {ratio:.2f} times as long "
+              f"({'within' if ratio <= 2 else 'OVER'} the 2x target)")
     for kind, samples in (loads or {}).items():
         report(f"load {kind}", samples, LOAD_TARGET_MS, "loads")
 

@@ -28,7 +28,7 @@ def judged(states: Sequence[State], verdicts: dict[int, Outcome]):  # type: igno
     index = {id(state): k for k, state in enumerate(states)}
     asked: list[int] = []
 
-    def judge(batch: Sequence[State]) -> list[tuple[Outcome, int]]:
+    def judge(batch: Sequence[State], nodes: int) -> list[tuple[Outcome, int]]:
         asked.extend(index[id(state)] for state in batch)
         return [(verdicts[index[id(state)]], 1) for state in batch]
     return judge, asked

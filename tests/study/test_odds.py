@@ -61,7 +61,7 @@ def test_the_random_agent_depends_on_the_seed() -> None:
     assert [p.moves for p in first] != [p.moves for p in other]
 
 
-TINY = STUDY.but(name="tiny", samples=2, least=1, nodes=150, budget=300)
+TINY = STUDY.but(name="tiny", samples=2, least=1, nodes=150, spend=2)
 """A strong agent's setting far cheaper than the study's, for the tests (played in this process)."""
 
 

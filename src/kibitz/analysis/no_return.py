@@ -30,8 +30,8 @@ Finding = Literal["won", "found", "range", "never winnable", "still winnable", "
 MAX_SEARCHES = 24
 """The most positions searched for one game (a bisection of 150 moves needs about 8)."""
 MAX_UNDECIDED = 4
-"""The most searches left undecided before the bisection stops: the positions around the
-point are the hardest to decide, and each such search takes the whole budget."""
+"""The most searches left undecided before the bisection with a fifth of the budget stops: the
+positions around the point are the hardest to decide."""
 
 
 @dataclass(frozen=True)
@@ -91,16 +91,21 @@ class NoReturn:
                              for v in self.verdicts]}
 
 
-Judge = Callable[[Sequence[State]], list[tuple[Outcome, int]]]
-"""Decides positions: for each, the verdict and the nodes searched (in the same order)."""
+Judge = Callable[[Sequence[State], int], list[tuple[Outcome, int]]]
+"""Decides positions within a node budget: for each, the verdict and the nodes searched."""
 PROBES = 2
 """Positions searched at once in each round of the bisection (at the thirds of what is left):
 the rounds are the same whatever the machine, so the answer is too."""
+FIRST_SHARE = 5
+"""The bisection first searches with a fifth of the node budget; only the positions it leaves
+undecided around the point get the whole budget (at most :data:`REFINE_ROUNDS` rounds): most
+positions of a game are decided within a fifth, and an undecided search takes its whole budget."""
+REFINE_ROUNDS = 1
 
 
-def searcher(nodes: int) -> Judge:
-    """Searches each position in turn, within ``nodes`` nodes."""
-    def judge(states: Sequence[State]) -> list[tuple[Outcome, int]]:
+def searcher() -> Judge:
+    """Searches each position in turn."""
+    def judge(states: Sequence[State], nodes: int) -> list[tuple[Outcome, int]]:
         results = [solve(state, Limits(seconds=None, nodes=nodes)) for state in states]
         return [(result.outcome, result.nodes) for result in results]
     return judge
@@ -109,16 +114,17 @@ def searcher(nodes: int) -> Judge:
 def point_of_no_return(states: Sequence[State], nodes: int, judge: Judge | None = None,
                        stop: Callable[[], bool] | None = None) -> NoReturn:
     """The point of no return of the game whose positions are ``states`` (the opening first),
-    each search within ``nodes`` nodes; ``judge`` decides the positions of one round
-    (default: :func:`searcher`, one after the other); ``stop()``, asked between rounds, gives
-    the rest up (the answer is then as far as it got)."""
-    decide_all = judge or searcher(nodes)
+    each search within ``nodes`` nodes at the most; ``judge`` decides the positions of one
+    round (default: :func:`searcher`, one after the other); ``stop()``, asked between rounds,
+    gives the rest up (the answer is then as far as it got)."""
+    decide_all = judge or searcher()
     last = len(states) - 1
     verdicts: list[Verdict] = []
     known: dict[int, Outcome] = {}
+    quick = max(1, nodes // FIRST_SHARE)
 
-    def decide(indices: list[int]) -> None:
-        for index, (outcome, used) in zip(indices, decide_all([states[k] for k in indices])):
+    def decide(indices: list[int], budget: int) -> None:
+        for index, (outcome, used) in zip(indices, decide_all([states[k] for k in indices], budget)):
             verdicts.append(Verdict(index, outcome, used))
             known[index] = outcome
 
@@ -128,9 +134,16 @@ def point_of_no_return(states: Sequence[State], nodes: int, judge: Judge | None 
             False if known.get(0) is Outcome.LOST else None
         return NoReturn(finding, first, later, proved, winnable, tuple(verdicts), nodes)
 
+    def stopped() -> bool:
+        return stop is not None and stop()
+
     if states[last].is_won():
         return finish("won", None, None, True)
-    decide(sorted({0, last}))
+    ends = sorted({0, last})
+    decide(ends, quick)
+    undecided_ends = [k for k in ends if known[k] is Outcome.UNKNOWN]
+    if undecided_ends and not stopped():
+        decide(undecided_ends, nodes)
     if known[0] is Outcome.LOST:
         return finish("never winnable", None, None, True)
     if known[last] is Outcome.WON:
@@ -138,26 +151,32 @@ def point_of_no_return(states: Sequence[State], nodes: int, judge: Judge | None 
     if last == 0:
         return finish("undecided", None, None, False)
     # Winnable up to ``low`` (or -1: none known), lost from ``high`` on (or last + 1: none known).
-    low = 0 if known[0] is Outcome.WON else -1
-    high = last if known[last] is Outcome.LOST else last + 1
-    while len(verdicts) < MAX_SEARCHES and list(known.values()).count(Outcome.UNKNOWN) < MAX_UNDECIDED \
-            and not (stop is not None and stop()):
-        untried = [k for k in range(low + 1, high) if k not in known]
-        if not untried:
-            break
-        marks = [low + (high - low) * (n + 1) / (PROBES + 1) for n in range(PROBES)]
-        probes: list[int] = []
-        for mark in marks:
-            rest = [k for k in untried if k not in probes]
-            if rest:
-                probes.append(min(rest, key=lambda k: (abs(k - mark), k)))
-        decide(sorted(probes))
-        for index in sorted(probes):
-            if known[index] is Outcome.WON:
-                low = max(low, index)
-        for index in sorted(probes, reverse=True):
-            if known[index] is Outcome.LOST:
-                high = min(high, index)
+    bounds = [0 if known[0] is Outcome.WON else -1, last if known[last] is Outcome.LOST else last + 1]
+
+    def bisect(budget: int, open_to: Callable[[int], bool], rounds: int, undecided: int) -> None:
+        """Rounds of probes at ``budget`` among the positions between the bounds that
+        ``open_to`` allows, until ``undecided`` of them are left undecided."""
+        missed = 0
+        for _ in range(rounds):
+            low, high = bounds
+            candidates = [k for k in range(low + 1, high) if open_to(k)]
+            if not candidates or missed >= undecided or len(verdicts) >= MAX_SEARCHES or stopped():
+                return
+            probes: list[int] = []
+            for mark in (low + (high - low) * (n + 1) / (PROBES + 1) for n in range(PROBES)):
+                rest = [k for k in candidates if k not in probes]
+                if rest:
+                    probes.append(min(rest, key=lambda k: (abs(k - mark), k)))
+            decide(sorted(probes), budget)
+            missed += sum(known[k] is Outcome.UNKNOWN for k in probes)
+            bounds[0] = max([bounds[0]] + [k for k in probes if known[k] is Outcome.WON])
+            bounds[1] = min([bounds[1]] + [k for k in probes if known[k] is Outcome.LOST])
+
+    bisect(quick, lambda k: k not in known, MAX_SEARCHES, MAX_UNDECIDED)
+    if bounds[0] >= 0 and bounds[1] <= last:   # refine the positions left undecided around the point
+        bisect(nodes, lambda k: known.get(k) is not Outcome.LOST and known.get(k) is not Outcome.WON,
+               REFINE_ROUNDS, PROBES)
+    low, high = bounds
     if low < 0 or high > last:   # no position found winnable, or none found lost
         return finish("undecided", None, None, False)
     if high == low + 1:

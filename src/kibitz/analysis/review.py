@@ -254,10 +254,10 @@ def review_events(start: State, moves: Sequence[Move], seed: int, sees_every_car
 
     nodes = solver_nodes(game)
 
-    def judge(positions: Sequence[State]) -> list[tuple[Outcome, int]]:
+    def judge(positions: Sequence[State], budget: int) -> list[tuple[Outcome, int]]:
         def one(state: State) -> SolveResult:
             with interrupts.stopped_by(stop):
-                return solve(state, Limits(seconds=None, nodes=nodes))
+                return solve(state, Limits(seconds=None, nodes=budget))
         results = list(search_threads(threads).map(one, positions)) if threads > 1 else [one(s) for s in positions]
         return [(result.outcome, result.nodes) for result in results]
 
