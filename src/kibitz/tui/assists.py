@@ -60,9 +60,11 @@ class Assists:
     def state(self) -> State:
         return self.history.state
 
-    def _seed(self) -> int:
-        """The seed of a search from the current position: asking again gives the same answer."""
-        digest = hashlib.sha256(f"{self.seed_text}:{self.history.move_count}".encode("ascii")).digest()
+    def _seed(self, what: str | None = None) -> int:
+        """The seed of a search from the current position: asking again gives the same answer.
+        ``what``: a seed for every position of the game (the chance, the review), so that
+        positions that show no new card are judged on the same sampled deals."""
+        digest = hashlib.sha256(f"{self.seed_text}:{what or self.history.move_count}".encode("ascii")).digest()
         return int.from_bytes(digest[:8], "big")
 
     def _over(self, command: str) -> bool:
@@ -93,7 +95,7 @@ class Assists:
             return True
         from kibitz.analysis import fair_chance, observation_at
         from kibitz.analysis.text import CHANCE_MEANING, chance_words
-        found = fair_chance(observation_at(self.history), self._seed())
+        found = fair_chance(observation_at(self.history), self._seed("chance"))
         self.say(f"chance to win from here: {chance_words(found)}")
         self.say(f"  {CHANCE_MEANING}")
         return True
@@ -139,7 +141,7 @@ class Assists:
         if peek and not ended:
             self.assisted = True
             self.say("This game is now assisted: the review's solver sees every card, face down or not.")
-        done = new_review(history.start, moves, self._review_seed(), history.deal_number, sees_every_card=sees)
+        done = new_review(history.start, moves, self._seed("review"), history.deal_number, sees_every_card=sees)
         self.say(f"Reviewing {plural(len(moves), 'move')} (Ctrl-C stops)...")
         try:
             for event in review_events(history.start, moves, done.seed, sees_every_card=sees):
@@ -161,11 +163,6 @@ class Assists:
                 game.review = done
         self._show_review(done, sees)
         return True
-
-    def _review_seed(self) -> int:
-        """The seed of the review of this game: the same review when asked again."""
-        digest = hashlib.sha256(f"{self.seed_text}:review".encode("ascii")).digest()
-        return int.from_bytes(digest[:8], "big")
 
     def _show_review(self, done: Review, sees: bool) -> None:
         from kibitz.analysis.review import positions

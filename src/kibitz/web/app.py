@@ -273,7 +273,7 @@ async def ask(request: Request, fair: FairKind, analysis: AnalysisKind) -> tuple
     if peek:
         head.update(label=ANALYSIS)
     else:
-        head.update(label=FAIR, seed=search_seed(game_id, count))
+        head.update(label=FAIR, seed=search_seed(game_id, None if fair == "chance" else count))
     if status != "playing":
         return head | {"assisted": play.assisted}, None
     question: FairQuestion | AnalysisQuestion

@@ -123,10 +123,12 @@ def _rating(slug: str, ruleset: str, deal: int | None) -> dict[str, Any] | None:
     return {"level": rated.level, "wins": rated.wins, "plays": rated.plays, "winnable": rated.winnable}
 
 
-def search_seed(game_id: str, moves: int) -> int:
+def search_seed(game_id: str, moves: int | None) -> int:
     """The seed of a fair search about game ``game_id`` after ``moves`` moves: asking again
-    gives the same answer."""
-    digest = hashlib.sha256(f"{game_id}:{moves}".encode("ascii")).digest()
+    gives the same answer. ``None``: the seed of the chance to win at every position of the
+    game, so that positions that show no new card are judged on the same sampled deals (the
+    chance then moves with the moves, not with the noise of fresh samples)."""
+    digest = hashlib.sha256(f"{game_id}:{'chance' if moves is None else moves}".encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big")
 
 
