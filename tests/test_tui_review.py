@@ -25,7 +25,7 @@ def new_session(slug: str = "tournament", number: int = 22) -> tuple[PlaySession
 
 def test_the_review_of_a_finished_game_sees_every_card_and_goto_shows_a_move() -> None:
     session, output = new_session()
-    said = run_lines(session, output, f"load {REVIEWS / 'parisienne-21.kibitz'}", "review")
+    said = " ".join(run_lines(session, output, f"load {REVIEWS / 'parisienne-21.kibitz'}", "review").split())
     assert "You won deal #21" in said
     assert "Review of deal #21 (standard rules): 139 moves, won." in said and "100% |" in said
     assert "Seeing every card (the solver): the deal could be won from its opening; the game was won" in said

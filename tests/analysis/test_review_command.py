@@ -32,10 +32,12 @@ def test_the_json_object_has_every_field(capsys: pytest.CaptureFixture[str]) -> 
 def test_a_lost_game_shows_where_it_was_lost(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["review", str(REVIEWS / "tournament-22.kibitz")]) == 0
     text = capsys.readouterr().out
+    assert max(len(line) for line in text.splitlines()) <= 78   # a terminal of 80 columns
     assert text.startswith("Review of deal #22 (standard rules): 83 moves, lost (no move left).")
-    assert "100% |" in text and "!" in text.splitlines()[3]   # the chart marks the point of no return
-    assert "the deal could not be won after move 77 (proved)" in text
-    assert "Accuracy:" in text and "Luck:" in text and "game's average: 99.94% of its 100,000 studied deals" in text
+    assert "100% |" in text and "!" in text.splitlines()[4]   # the chart marks the point of no return
+    words = " ".join(text.split())
+    assert "the deal could not be won after move 77 (proved)" in words
+    assert "Accuracy:" in words and "Luck:" in words and "game's average: 99.94% of its 100,000 studied deals" in words
 
 
 def test_a_bad_record_is_refused(tmp_path: Path) -> None:

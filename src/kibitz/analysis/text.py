@@ -7,6 +7,7 @@ deals leave it open: a range, or "not sure".
 
 from __future__ import annotations
 
+import textwrap
 from typing import Callable, Sequence
 
 from kibitz.agents import Chance
@@ -18,6 +19,8 @@ from kibitz.state import State
 CHANCE_MEANING = ("the share of deals that fit what you see which a player knowing every card could "
                   "win from here: an upper bound of your chance (undecided deals are never counted as lost)")
 """What the chance to win is, in one sentence."""
+WIDTH = 78
+"""The widest line of a report, in characters (a terminal of 80 columns)."""
 WIDE = 0.10
 """An interval at least this wide is shown beside the chance."""
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -152,4 +155,13 @@ def report(review: Review, states: Sequence[State], peeked: bool = True) -> str:
         lines.append(f"Seeing every card (the solver): {start}; {no_return.words()}.")
     lines.append(f"({review.build} build, seed {review.seed}; each sampled deal searched within "
                  f"{review.sample_nodes:,} nodes)")
-    return "\n".join(lines)
+    return "\n".join(wrapped for line in lines for wrapped in wrap(line))
+
+
+def wrap(line: str, width: int = WIDTH) -> list[str]:
+    """A line of the report in lines of at most ``width`` characters, the later ones indented
+    (a chart's lines are left whole)."""
+    if len(line) <= width or "|" in line:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from kibitz.errors import quoted
 from kibitz.history import History
@@ -54,6 +54,7 @@ class Assists:
     seed_text: str
     finished: list[Finished]
     say: Callable[..., None]
+    output: TextIO
     reviewed: Review | None
 
     @property
@@ -179,11 +180,11 @@ class Assists:
         if not (text.isascii() and text.isdigit() and len(text) <= 7 and int(text) <= count):
             self.say(f"goto: give a move number from 0 to {count} (0: the opening), e.g. goto {min(count, 12)}")
             return True
-        from kibitz.analysis.text import chance_words, move_words
+        from kibitz.analysis.text import chance_words, move_words, wrap
         index = int(text)
         state = history.states[index]
         self.say(f"The table after {plural(index, 'move')} (type show for the game as it stands):")
-        self.say(draw(state, colour=self.colour, moves_played=index))
+        self.output.write(draw(state, colour=self.colour, moves_played=index) + "\n")   # its colours kept
         done = self.reviewed
         if index < count:
             played = history.moves[index]
@@ -194,7 +195,7 @@ class Assists:
                 line += f"; the strong player's move: {move_words(state, entry.best)}; chance before it: {chance}"
                 if entry.label:
                     line += f"; {entry.label}"
-            self.say(line)
+            self.say("\n".join(wrap(line)))
         return True
 
     # -- statistics ------------------------------------------------------------------------
