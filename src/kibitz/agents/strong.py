@@ -92,20 +92,27 @@ class Searches:
 
     def after(self, state: Sample, result: SolveResult, move: Move) -> SolveResult:
         """The verdict on ``state`` after ``move``, where ``result`` is the verdict on ``state``:
-        a win that starts with ``move`` goes on winning, a proved loss stays lost (no move
-        wins a lost position), and any other is searched."""
-        if result.outcome is Outcome.WON and result.moves and result.moves[0] == move:
-            return SolveResult(Outcome.WON, result.moves[1:])
-        if result.outcome is Outcome.LOST or (result.outcome is Outcome.UNKNOWN and self.undecided_stay):
-            return SolveResult(result.outcome)
-        return self.solve(state.apply(move))
+        :func:`known_after`, or searched."""
+        known = known_after(result, move, self.undecided_stay)
+        return known if known is not None else self.solve(state.apply(move))
 
     def to_search(self, state: Sample, result: SolveResult, move: Move) -> Sample | None:
         """The position :meth:`after` would search, or ``None`` when it needs no search."""
-        if result.outcome is Outcome.LOST or (result.outcome is Outcome.UNKNOWN and self.undecided_stay) or (
-                result.outcome is Outcome.WON and result.moves and result.moves[0] == move):
+        if known_after(result, move, self.undecided_stay) is not None:
             return None
         return state.game.apply_unchecked(state, move)
+
+
+def known_after(result: SolveResult, move: Move, undecided_stay: bool = False) -> SolveResult | None:
+    """The verdict after ``move`` that needs no search, where ``result`` is the verdict before
+    it: a win that starts with ``move`` goes on winning, a proved loss stays lost (no move wins
+    a lost position), and (``undecided_stay``) an undecided position is taken to stay undecided;
+    ``None``: it must be searched."""
+    if result.outcome is Outcome.WON and result.moves and result.moves[0] == move:
+        return SolveResult(Outcome.WON, result.moves[1:])
+    if result.outcome is Outcome.LOST or (result.outcome is Outcome.UNKNOWN and undecided_stay):
+        return SolveResult(result.outcome)
+    return None
 
 
 _EXECUTORS: dict[int, ThreadPoolExecutor] = {}

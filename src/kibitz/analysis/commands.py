@@ -269,7 +269,7 @@ def run_review(args: argparse.Namespace) -> int:
     """``kibitz review RECORD``: the whole review, seeing every card (a record's deal is known),
     with progress on standard error; Ctrl-C stops it (exit status 130)."""
     from kibitz import records
-    from kibitz.analysis.review import FinalChance, MoveReview, new_review, positions, review_events
+    from kibitz.analysis.review import FinalChance, MoveReview, new_review, review_events
     from kibitz.analysis.text import report
     history = records.load(args.record)
     start, moves = history.start, history.moves
@@ -289,5 +289,5 @@ def run_review(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(review.as_dict()) + "\n")
     else:
-        sys.stdout.write(report(review, positions(start, moves)) + "\n")
+        sys.stdout.write(report(review, history.states) + "\n")
     return 0

@@ -12,9 +12,11 @@ the rules, a loss an exhaustive search) or undecided within the node budget; the
 from __future__ import annotations
 
 from dataclasses import dataclass
+import threading
 from typing import Callable, Literal, Sequence
 
-from kibitz.solver import Limits, Outcome, solve
+from kibitz.agents.strong import search_threads
+from kibitz.solver import Limits, Outcome, SolveResult, interrupts, solve
 from kibitz.state import State
 
 Finding = Literal["won", "found", "range", "never winnable", "still winnable", "undecided"]
@@ -103,10 +105,18 @@ positions of a game are decided within a fifth, and an undecided search takes it
 REFINE_ROUNDS = 1
 
 
-def searcher() -> Judge:
-    """Searches each position in turn."""
+def searcher(threads: int = 1, stop: threading.Event | None = None) -> Judge:
+    """Searches the positions of a round, in ``threads`` threads (one after the other with
+    one); once ``stop`` is set, a search under way stops at its next clock reading."""
+    def one(state: State, nodes: int) -> SolveResult:
+        if stop is None:
+            return solve(state, Limits(seconds=None, nodes=nodes))
+        with interrupts.stopped_by(stop):
+            return solve(state, Limits(seconds=None, nodes=nodes))
+
     def judge(states: Sequence[State], nodes: int) -> list[tuple[Outcome, int]]:
-        results = [solve(state, Limits(seconds=None, nodes=nodes)) for state in states]
+        results = list(search_threads(threads).map(one, states, [nodes] * len(states))) if threads > 1 \
+            else [one(state, nodes) for state in states]
         return [(result.outcome, result.nodes) for result in results]
     return judge
 

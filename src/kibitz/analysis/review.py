@@ -33,13 +33,14 @@ from typing import Iterator, Literal, Sequence
 from kibitz.agents import Chance, Setting, observe
 from kibitz.agents.greedy import obvious
 from kibitz.agents.sampling import is_consistent, remembered, sample
-from kibitz.agents.strong import Searches, StrongAgent, search_threads, tally
+from kibitz.agents.strong import Searches, StrongAgent, known_after, tally
 from kibitz.analysis.averages import Average, average
 from kibitz.analysis.budgets import nodes_of, review_setting, solver_nodes
 from kibitz.analysis.grading import Cost, Label, cost_of, game_accuracy, move_accuracy
-from kibitz.analysis.no_return import NoReturn, point_of_no_return
+from kibitz.analysis.no_return import NoReturn, point_of_no_return, searcher
+from kibitz.history import History
 from kibitz.moves import Move
-from kibitz.solver import Limits, Outcome, SolveResult, interrupts, solve
+from kibitz.solver import Outcome, SolveResult
 from kibitz.state import State
 
 REVIEW_VERSION = 1
@@ -61,10 +62,7 @@ def sure_share(chance: Chance) -> float | None:
 def chance_dict(chance: Chance) -> dict[str, object]:
     """A chance as JSON-ready data: its counts, its figure (``None``: not sure) and its range."""
     share = sure_share(chance)
-    low, high = chance.interval()
-    return {"won": chance.won, "lost": chance.lost, "unknown": chance.unknown, "samples": chance.samples,
-            "share": None if share is None else round(share, 6), "low": round(chance.low, 6),
-            "high": round(chance.high, 6), "interval": [round(low, 6), round(high, 6)]}
+    return chance.as_dict() | {"share": None if share is None else round(share, 6)}
 
 
 @dataclass(frozen=True)
@@ -201,10 +199,7 @@ class Review:
 
 def positions(start: State, moves: Sequence[Move]) -> list[State]:
     """The positions of a game: the opening and the position after each move (each checked)."""
-    states = [start]
-    for move in moves:
-        states.append(states[-1].apply(move))
-    return states
+    return list(History.replay(start, moves).states)
 
 
 def result_of(state: State) -> Result:
@@ -252,18 +247,9 @@ def review_events(start: State, moves: Sequence[Move], seed: int, sees_every_car
     found: list[NoReturn] = []
     failed: list[BaseException] = []
 
-    nodes = solver_nodes(game)
-
-    def judge(positions: Sequence[State], budget: int) -> list[tuple[Outcome, int]]:
-        def one(state: State) -> SolveResult:
-            with interrupts.stopped_by(stop):
-                return solve(state, Limits(seconds=None, nodes=budget))
-        results = list(search_threads(threads).map(one, positions)) if threads > 1 else [one(s) for s in positions]
-        return [(result.outcome, result.nodes) for result in results]
-
     def find() -> None:
         try:
-            found.append(point_of_no_return(states, nodes, judge, stop=stop.is_set))
+            found.append(point_of_no_return(states, solver_nodes(game), searcher(threads, stop), stop=stop.is_set))
         except BaseException as error:   # handed to the caller
             failed.append(error)
 
@@ -361,16 +347,10 @@ class _Deal:
         return self.misses > 0 and position < self.searched + 2 ** self.misses
 
     def _known(self, move: Move, position: int, played: bool) -> SolveResult | None:
-        """The verdict after ``move`` made at ``position`` when it needs no search: a win
-        that starts with ``move`` goes on winning, a loss stays lost, and an undecided deal
-        stays undecided after the agent's move, and after the played one while it rests."""
-        verdict = self.verdict
-        if verdict.outcome is Outcome.WON and verdict.moves and verdict.moves[0] == move:
-            return SolveResult(Outcome.WON, verdict.moves[1:])
-        if verdict.outcome is Outcome.LOST or (
-                verdict.outcome is Outcome.UNKNOWN and (not played or self.resting(position + 1))):
-            return SolveResult(verdict.outcome)
-        return None
+        """The verdict after ``move`` made at ``position`` when it needs no search
+        (:func:`~kibitz.agents.strong.known_after`): an undecided deal stays undecided after
+        the agent's move, and after the played one while it rests."""
+        return known_after(self.verdict, move, undecided_stay=not played or self.resting(position + 1))
 
     def to_search(self, move: Move, position: int, played: bool) -> State | None:
         """The position :meth:`after` would search, or ``None``."""

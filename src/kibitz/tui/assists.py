@@ -59,6 +59,7 @@ class Assists:
 
     @property
     def state(self) -> State:
+        """The current position."""
         return self.history.state
 
     def _seed(self, what: str | None = None) -> int:
@@ -159,16 +160,15 @@ class Assists:
             self.say(f"review: stopped after {plural(len(done.entries), 'move')}.")
             return True
         self.reviewed = done
-        for game in self.finished:
-            if game.review is None and game.moves == len(moves) and ended and game is self.finished[-1]:
-                game.review = done
+        last = self.finished[-1] if self.finished else None
+        if ended and last is not None and last.review is None and last.moves == len(moves):
+            last.review = done   # the game just ended, in the statistics
         self._show_review(done, sees)
         return True
 
     def _show_review(self, done: Review, sees: bool) -> None:
-        from kibitz.analysis.review import positions
         from kibitz.analysis.text import report
-        self.say(report(done, positions(self.history.start, done.moves), peeked=sees))
+        self.say(report(done, self.history.states, peeked=sees))   # the review's moves are the game's
         self.say("goto N shows the table at move N.")
 
     def goto(self, argument: str) -> bool:

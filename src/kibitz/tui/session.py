@@ -219,11 +219,6 @@ class PlaySession(Assists):
         }
 
     @property
-    def state(self) -> State:
-        """The current position."""
-        return self.history.state
-
-    @property
     def is_deal_shown(self) -> bool:
         """Whether the deal number may be shown: chosen by number, or the game has ended."""
         return self.chosen or self.ended or self.state.is_over()
