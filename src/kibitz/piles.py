@@ -43,6 +43,10 @@ class Foundation:
     wrap: bool = False
 
 
+SPOKEN_KINDS = {PileKind.TABLEAU: "tableau", PileKind.FOUNDATION: "foundation", PileKind.RESERVE: "reserve"}
+"""The word before a numbered pile's number, as a player says it."""
+
+
 @dataclass(frozen=True)
 class PileSpec:
     """One pile of a layout: its name, kind, spread and (for foundations) how it builds."""
@@ -53,6 +57,17 @@ class PileSpec:
     foundation: Foundation | None = None
     cell: bool = False
     """A reserve cell that holds at most one card."""
+
+    @property
+    def spoken(self) -> str:
+        """The pile as a player says it, not in notation: ``tableau 4``, ``foundation 1``,
+        ``reserve 2``, ``cell 3``, ``the stock``, ``the waste``."""
+        if self.kind is PileKind.STOCK:
+            return "the stock"
+        if self.kind is PileKind.WASTE:
+            return "the waste"
+        word = "cell" if self.cell else SPOKEN_KINDS[self.kind]
+        return f"{word} {self.name[1:]}"
 
 
 # Foundation layouts shared by the games.

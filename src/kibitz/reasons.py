@@ -9,14 +9,18 @@ refusal names the rule that forbids it; :func:`explain_card` says why a card can
 where it can go.
 
 Cards are written as on their index, with suit symbols (``6♣``, ``10♥``). No sentence names
-a card hidden from the player (:func:`kibitz.view.is_hidden`).
+a card hidden from the player (:func:`kibitz.view.is_hidden`). Piles are named in notation
+(``the tableau pile t2``), for a player who types moves; within :func:`spoken_piles`, as a
+player says them (``tableau 2``), for one who does not (the browser).
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from kibitz.cards import FACE_DOWN, IDENTITY, RANK_NAMES, RANK_SYMBOLS, SUIT_NAMES, Card, card_text
 from kibitz.errors import IllegalMoveError, quoted
@@ -100,9 +104,31 @@ class Attempt:
 
 # -- words --------------------------------------------------------------------------------
 
-def pile_words(game: Game, pile: int) -> str:
-    """A pile as a player calls it: ``the foundation f1``, ``the tableau pile t2``, ``the cell r3``."""
+_SPOKEN: ContextVar[bool] = ContextVar("spoken_piles", default=False)
+
+
+@contextmanager
+def spoken_piles() -> Iterator[None]:
+    """Within it, refusals name piles as a player says them (``tableau 2``), not in notation."""
+    token = _SPOKEN.set(True)
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
+
+
+def name_of_pile(game: Game, pile: int) -> str:
+    """A pile's name in a sentence: ``t2``; within :func:`spoken_piles`, ``tableau 2``."""
     spec = game.piles[pile]
+    return spec.spoken if _SPOKEN.get() else spec.name
+
+
+def pile_words(game: Game, pile: int) -> str:
+    """A pile as a player calls it: ``the foundation f1``, ``the tableau pile t2``, ``the cell r3``;
+    within :func:`spoken_piles`, ``foundation 1``, ``tableau 2``, ``cell 3``, ``the stock``."""
+    spec = game.piles[pile]
+    if _SPOKEN.get():
+        return spec.spoken
     kind = spec.kind
     if kind is PileKind.STOCK:
         return "the stock"
@@ -354,7 +380,8 @@ def explain_card(state: State, pile_name: str, index: int) -> str:
              and (m.position == index if m.position is not None else m.size == size)]
     if moves:
         moving = Attempt(game, state, source, None, moves[0].size, index)
-        return f"{moving.subject} can go to {one_of(dict.fromkeys(m.target for m in moves))}."
+        targets = dict.fromkeys(name_of_pile(game, game.pile_index(m.target)) for m in moves)
+        return f"{moving.subject} can go to {one_of(targets)}."
     units = units_of(game, state)
     run = Attempt(game, state, source, None, size, index)
     single = Attempt(game, state, source, None, 1, index, by_index=index != top)

@@ -224,8 +224,8 @@ def save(history: History, path: str | Path) -> Path:
 
 
 def _read(path: Path) -> bytes:
-    """The bytes of the file at ``path``: at most :data:`MAX_RECORD_BYTES`, and no byte more
-    is read to find out that a file (or device, or pipe) is larger."""
+    """The bytes of the file at ``path``: at most one more than :data:`MAX_RECORD_BYTES` (enough
+    for :func:`history_of_file` to refuse a larger file, or device, or pipe)."""
     name = printable(str(path))
     if _has_nul(path):
         raise RecordError(f"{name}: cannot read (a file name cannot hold a NUL character)")
@@ -234,16 +234,22 @@ def _read(path: Path) -> bytes:
             raw = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
         raise RecordError(f"{name}: cannot read ({printable(error.strerror or str(error))})") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{name}: larger than a record can be (more than {MAX_RECORD_BYTES:,} bytes)")
     return raw
 
 
 def load(path: str | Path) -> History:
     """Read and verify a record file and return its game, at the last move played."""
     path = Path(path)
-    raw = _read(path)
-    name = printable(str(path))
+    return history_of_file(_read(path), printable(str(path)))
+
+
+def history_of_file(raw: bytes, name: str) -> History:
+    """Verify the bytes of a record file called ``name`` (as shown in a refusal) and return its
+    game, at the last move played: what :func:`load` checks once the file is read, for a file
+    that arrives otherwise (sent to the browser player). Every problem raises :class:`RecordError`
+    naming the file and, when it lies in a line, the line."""
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{name}: larger than a record can be (more than {MAX_RECORD_BYTES:,} bytes)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

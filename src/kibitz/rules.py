@@ -29,7 +29,7 @@ from kibitz.moves import DEAL, Move, parse_move
 from kibitz.native import Kernel, kernel_for
 from kibitz.piles import Foundation, PileKind, PileSpec
 from kibitz.reasons import (Attempt, capital, cards_words, explain_card, explain_illegal, kind_words, no_redeal_left,
-                            pile_too_short, pile_words, reason_for, suit_words)
+                            name_of_pile, pile_too_short, pile_words, reason_for, suit_words)
 from kibitz.reach import Reach
 from kibitz.table import Table
 from kibitz.view import View, is_hidden
@@ -678,7 +678,7 @@ def builds_on(kind: PileKind, build: Build) -> TargetRule:
         if not pile or attempt.card in table[pile[-1] & IDENTITY]:
             return None
         top = pile[-1] & IDENTITY
-        name = attempt.game.piles[target].name
+        name = name_of_pile(attempt.game, target)
         fits = cards_words(table[top])
         return (f"{attempt.subject} can't go on the {card_text(top)} in {name}: the {kind.name.lower()} "
                 f"builds {build.words}, so " + ("no card goes on it." if fits == "nothing" else

@@ -34,6 +34,10 @@ class Place:
     """The pile's length along its fan, in slots, its first card's slot included (1: no fan).
     A pile whose room reaches the table's bottom (or right) edge may grow past it: below
     it there is nothing to cover."""
+    builds_to: int = 0
+    """The longest building can make the pile, which a client keeps room for from a round's
+    start (0: nothing is built on it; what the stock deals it is foreseen from the rules:
+    :mod:`kibitz.foresight`)."""
 
     def box(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) in slots, the fan's room included."""
@@ -58,6 +62,8 @@ class Table:
             left, top, right, bottom = place.box()
             if place.room < 1 or (place.fan is Fan.NONE and place.room != 1):
                 raise ValueError(f"{place.pile}: room {place.room} for fan {place.fan.value}")
+            if place.builds_to < 0 or (place.fan is Fan.NONE and place.builds_to):
+                raise ValueError(f"{place.pile}: builds to {place.builds_to} cards with fan {place.fan.value}")
             if left < 0 or top < 0 or right > self.columns + 1e-9 or bottom > self.rows + 1e-9:
                 raise ValueError(f"{place.pile}: off the table of {self.columns} x {self.rows} slots")
 
@@ -74,9 +80,9 @@ class Table:
 
 
 def side_by_side(prefix: str, first: int, last: int, *, column: float, row: float, spacing: float = 1.0,
-                 fan: Fan = Fan.NONE, room: float = 1.0) -> tuple[Place, ...]:
+                 fan: Fan = Fan.NONE, room: float = 1.0, builds_to: int = 0) -> tuple[Place, ...]:
     """Piles ``prefix``\\ ``first`` .. ``prefix``\\ ``last`` in a row from ``column``, ``spacing`` columns apart."""
-    return tuple(Place(f"{prefix}{n}", column + k * spacing, row, fan, room)
+    return tuple(Place(f"{prefix}{n}", column + k * spacing, row, fan, room, builds_to)
                  for k, n in enumerate(range(first, last + 1)))
 
 

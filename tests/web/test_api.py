@@ -99,10 +99,11 @@ def test_autoplay_hint_winnable_stats_and_rules(client: TestClient) -> None:
     assert 1 <= chance["samples"] <= 40 and chance["won"] + chance["lost"] + chance["unknown"] == chance["samples"]
     assert verdict["seed"] == search_seed(gid, None) != hint["seed"] == search_seed(gid, 0)   # the chance's: the game's
     assert "winnable" not in verdict
-    assert client.get("/api/stats").json() == {"stats": [], "recent": []}
-    assert [g["id"] for g in client.get("/api/play").json()["games"]] == [gid]
+    empty = client.get("/api/stats").json()
+    assert (empty["stats"], empty["recent"], empty["daily"]["games"], empty["daily"]["days_won"]) == ([], [], [], 0)
+    assert client.get("/api/play").json()["games"] == []   # no move played yet: not a game to go back to
     rules = client.get("/api/rules/tournament").json()
-    assert "<h1>Tournament</h1>" in rules["html"] and "<table>" in rules["html"]
+    assert "<h2>Tournament</h2>" in rules["html"] and "<table>" in rules["html"]
 
 
 def test_move_with_autoplay(client: TestClient) -> None:
@@ -185,6 +186,6 @@ def test_every_game_has_one_rules_page_and_the_route_serves_it(client: TestClien
         assert f"]({info.slug}.md)" in common
         served = client.get(f"/api/rules/{info.slug}").json()
         assert served["game"] == info.slug and served["name"] == info.name
-        assert served["html"].startswith(f"<h1>{html.escape(info.name)}</h1>")
+        assert served["html"].startswith(f"<h2>{html.escape(info.name)}</h2>")   # under the page's h1
         assert served["common"] == client.get("/api/rules/tournament").json()["common"]
-        assert "<h1>Rules of the kibitz games</h1>" in served["common"]
+        assert "<h2>Rules of the kibitz games</h2>" in served["common"]

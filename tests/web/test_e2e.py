@@ -226,7 +226,7 @@ def test_win_a_whole_game_and_see_it_in_the_statistics(page: Page, server: str) 
     expect(row.locator("td").nth(2)).to_have_text("1")   # played
     expect(row.locator("td").nth(3)).to_have_text("1")   # won
     expect(row.locator("td").nth(8)).to_have_text(str(len(result.moves)))   # fewest moves
-    expect(page.locator("#recent .dot.won")).to_have_count(1)
+    expect(page.locator("#recent tbody tr.won")).to_have_count(1)
 
 
 @pytest.mark.parametrize("slug", [info.slug for info in kibitz.games()])

@@ -57,14 +57,16 @@ def test_a_random_deal_keeps_its_number_until_the_game_ends(client: TestClient) 
     number = deal_number(client, gid)
     assert number is not None
     assert game["deal"] is None and game["random_deal"] is True
-    answers = [game, client.get(f"/api/play/{gid}").json(), client.get("/api/play").json(),
+    answers = [game, client.get(f"/api/play/{gid}").json(),
                client.get(f"/api/play/{gid}/why", params={"pile": "t1", "index": "0"}).json()]
-    assert client.get("/api/play").json()["games"][0]["random_deal"] is True
     rng = random.Random(3)
     data = game
     for step in range(4):
         data = client.post(f"/api/play/{gid}/move", json={"move": rng.choice(data["legal"])}).json()
         answers.append(data)
+    # Listed under the games in progress once a move is played (an untouched game is not).
+    answers.append(client.get("/api/play").json())
+    assert client.get("/api/play").json()["games"][0]["random_deal"] is True
     for route in ("undo", "redo", "autoplay", "clock"):
         answers.append(client.post(f"/api/play/{gid}/{route}").json())
     answers.append(client.post(f"/api/play/{gid}/hint").json())
@@ -98,6 +100,7 @@ def test_a_random_deal_given_up_shows_its_number_and_a_chosen_one_always_does(cl
 
     chosen = new(client, "cicely", 77)
     assert chosen["deal"] == "77" and chosen["random_deal"] is False
+    client.post(f"/api/play/{chosen['id']}/move", json={"move": chosen["legal"][0]})
     assert client.get("/api/play").json()["games"][0]["deal"] == "77"
     assert client.get(f"/api/play/{chosen['id']}/record").status_code == 200
 
@@ -288,6 +291,7 @@ def test_a_database_of_schema_3_gains_the_chosen_and_assisted_columns(tmp_path: 
         assert shown["moves"] == 1 and shown["deal"] == "4" and shown["random_deal"] is False
         assert shown["assisted"] is False and shown["elapsed"] == 30.0
         assert client.get("/api/stats").json()["recent"][0]["assisted"] is False
+        assert shown["daily"] is None and client.get("/api/stats").json()["daily"]["games"] == []
         client.post("/api/play/schema3-game/hint", json={"peek": True, "seconds": 0.2})
         assert client.get("/api/play/schema3-game").json()["assisted"] is True
         random_game = new(client, "duchess", None)
@@ -295,10 +299,12 @@ def test_a_database_of_schema_3_gains_the_chosen_and_assisted_columns(tmp_path: 
         path = client.app.state.referee.store.path  # type: ignore[attr-defined]
         client.app.state.referee.store.close()  # type: ignore[attr-defined]
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (5,)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (6,)
     assert db.execute("SELECT chosen, assisted FROM games WHERE id = 'schema3-game'").fetchone() == (1, 1)
     assert db.execute("SELECT chosen FROM games WHERE id = ?", (random_game["id"],)).fetchone() == (0,)
     assert db.execute("SELECT chosen, assisted FROM results").fetchone() == (1, 0)
     assert db.execute("SELECT practice, ended FROM games WHERE id = 'schema3-game'").fetchone() == (0, None)
     assert db.execute("SELECT reviewed, accuracy FROM results").fetchone() == (0, None)
+    assert db.execute("SELECT daily FROM games WHERE id = 'schema3-game'").fetchone() == (None,)
+    assert db.execute("SELECT daily FROM results").fetchone() == (None,)
     db.close()

@@ -1,4 +1,5 @@
-"""Refusals in the player's words over the API: an illegal move, and ``why`` a card cannot move."""
+"""Refusals in the player's words over the API (piles named as a player says them, "tableau 2"): an
+illegal move, and ``why`` a card cannot move."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def test_an_illegal_move_is_refused_in_words(client: TestClient) -> None:
 def test_why_a_card_cannot_move_or_where_it_can_go(client: TestClient) -> None:
     gid = new(client, "duchess", 3)["id"]
     answer = client.get(f"/api/play/{gid}/why", params={"pile": "r1", "index": "2"})
-    assert answer.status_code == 200 and answer.json() == {"reason": "The 7\u2666 can go to f4."}
+    assert answer.status_code == 200 and answer.json() == {"reason": "The 7\u2666 can go to foundation 4."}
     covered = client.get(f"/api/play/{gid}/why", params={"pile": "r1", "index": "0"}).json()
     assert covered == {"reason": "The K\u2663 is covered by the 6\u2660; only the top card of a reserve pile "
                                  "can move."}
@@ -39,7 +40,7 @@ def test_why_never_names_a_hidden_card(client: TestClient) -> None:
     assert stock == {"reason": "Cards leave the stock only when it is dealt."}
     flank = new(client, "napoleons-flank", 3)
     under = client.get(f"/api/play/{flank['id']}/why", params={"pile": "t2", "index": "1"}).json()
-    assert under == {"reason": "That card cannot be seen: only the top card of the tableau pile t2 shows."}
+    assert under == {"reason": "That card cannot be seen: only the top card of tableau 2 shows."}
     state = kibitz.game("napoleons-flank").deal(3)
     assert state.view().pile("t2")[1] is None and card_text(state.pile("t2")[1]) not in under["reason"]
 

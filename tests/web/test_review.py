@@ -16,7 +16,7 @@ import pytest
 
 import kibitz
 from kibitz.analysis import REVIEW_VERSION, Chance, observation_at
-from kibitz.analysis.text import move_words
+from kibitz.spoken import move_phrase
 from kibitz.cards import IDENTITY, format_card
 from kibitz.history import History
 from kibitz.moves import parse_move
@@ -86,7 +86,7 @@ def test_a_finished_game_is_streamed_move_by_move_and_sees_every_card(client: Te
     states = History.replay(start, [parse_move(m) for m in moves]).states
     for index, line in enumerate(figures[:len(moves)]):
         assert line["index"] == index and line["move"] == moves[index]
-        assert line["move_words"] == move_words(states[index], parse_move(moves[index]))
+        assert line["move_words"] == move_phrase(states[index], parse_move(moves[index]))
         assert {"chance", "best", "best_words", "label", "accuracy", "before", "after", "after_best"} <= set(line)
     no_return = figures[-1]
     assert no_return["finding"] == "found" and no_return["move"] == 1 and no_return["winnable_at_start"] is True

@@ -79,7 +79,7 @@ def test_the_review_opens_after_a_lost_game_beside_the_table(page: Page, server:
     expect(graph).to_have_attribute("aria-valuetext", re.compile(r"^after move 1: chance about \d+%"))
     expect(page.locator("#reviewposition")).to_be_visible()
     expect(page.locator("#reviewwhere")).to_contain_text("after move 1, read-only")
-    expect(page.locator("#reviewplayed")).to_contain_text("played deal")
+    expect(page.locator("#reviewplayed")).to_contain_text("played a deal from the stock")
     expect(page.locator("#table")).to_have_class(re.compile(r"\breadonly\b"))
     expect(page.locator("#table .card.played")).to_have_count(1)   # the stock's top card
     expect(page.locator("#table .hinted").first).to_be_attached()

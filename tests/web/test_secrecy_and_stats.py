@@ -9,6 +9,7 @@ import pytest
 
 import kibitz
 from kibitz.cards import IDENTITY, format_card
+from kibitz.foresight import longest_in_round
 from kibitz.rules import RULESETS
 from kibitz.solver import Limits, Outcome, solve
 from kibitz.state import State
@@ -38,8 +39,12 @@ def check_secrecy(client: TestClient, data: dict[str, Any]) -> None:
                 assert shown[k] == format_card(card & IDENTITY)
     allowed = {"id", "game", "name", "ruleset", "deal", "round", "redeals_left", "base", "piles", "legal",
                "moves", "can_undo", "can_redo", "status", "result", "elapsed", "played", "can_finish",
-               "random_deal", "assisted", "practice", "rating"}
+               "random_deal", "assisted", "practice", "rating", "longest", "daily", "played_words"}
     assert set(data) <= allowed
+    # How long each fanned pile may grow this round: lengths foreseen from the rules, which
+    # the piles' counts tell anyway.
+    assert data["longest"] == longest_in_round(state)
+    assert all(data["longest"][name] >= len(data["piles"][name]) for name in data["longest"])
     # A deal's rating narrows down which deal it is: told only with its number.
     assert data.get("rating") is None or data["deal"] is not None
     if data["can_finish"]:  # only when the player sees every card: it tells nothing of a hidden one
@@ -73,7 +78,7 @@ def test_illegal_move_reasons_name_no_hidden_card(client: TestClient) -> None:
     for name in ("t1", "t2"):
         response = client.post(f"/api/play/{data['id']}/move", json={"move": f"{name}#0>f1"})
         assert response.status_code == 422
-        assert response.json()["error"] == f"That card cannot be seen: only the top card of the tableau pile {name} shows."
+        assert response.json()["error"] == f"That card cannot be seen: only the top card of tableau {name[1:]} shows."
     response = client.post(f"/api/play/{data['id']}/move", json={"move": "s#0>f1"})
     assert response.status_code == 422
     assert response.json()["error"] == "Cards leave the stock only when it is dealt."

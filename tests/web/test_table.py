@@ -5,8 +5,9 @@ solver finds, through the HTTP API, and the page opened on it (``?id=``) at five
 the start, a third, two thirds, near the end, and where the line's longest pile is longest.
 At four window sizes (laptops, a large screen, a phone) the page must not scroll, every
 card must lie inside the window, the table must show what the view holds (the cards of
-fanned piles, the top card of squared ones, each named as players hear it), and the centre
-and corners of each face-up card's index must belong to that card: no other card covers it.
+fanned piles, the top card of squared ones, each named as players hear it), and each face-up
+card's whole index must belong to that card: no other card covers any part of the rank's or
+the suit's box, to their edges.
 
 A screenshot of every game at every size (at the stage a third of the way) goes to
 ``$KIBITZ_SCREENSHOTS`` (default: a pytest temporary folder).
@@ -38,8 +39,16 @@ RANK_NAMES = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 
 # What the page shows, and what is wrong with it: a scrolling page, a card outside the window,
-# a face-up card whose index has another element at its centre or near its corners.
+# a face-up card any part of whose index (the rank's and the suit's boxes, edges included) lies
+# under another element.
 INSPECT = """() => {
+  const EDGE = 0.5;
+  const along = (from, to) => {
+    const points = [];
+    for (let at = from; at < to; at += 2) points.push(at);
+    points.push(to);
+    return points;
+  };
   const problems = [];
   const page = document.documentElement;
   if (page.scrollWidth > innerWidth || page.scrollHeight > innerHeight) {
@@ -54,20 +63,25 @@ INSPECT = """() => {
     }
     const index = card.querySelector('.index');
     if (!card.title) continue;
-    if (!index) { problems.push(`${name} has no index`); continue; }
-    // The index's box is its glyphs' font box: its centre, and points a fifth of the way in
-    // from each corner, lie on the rank and the suit.
-    const r = index.getBoundingClientRect();
-    const points = [[r.left + r.width / 2, r.top + r.height / 2]];
-    for (const x of [r.left + r.width / 5, r.right - r.width / 5]) {
-      for (const y of [r.top + r.height / 5, r.bottom - r.height / 5]) points.push([x, y]);
-    }
-    for (const [x, y] of points) {
-      const hit = document.elementFromPoint(x, y);
-      const owner = hit && hit.closest('.card');
-      if (owner !== card) {
+    if (!index || index.children.length < 2) { problems.push(`${name} has no index of rank and suit`); continue; }
+    // The whole index shows: each glyph's box (the rank's font box, the suit's outline), its
+    // centre and points every 2 px along its four edges (half a pixel in), belongs to the card.
+    for (const glyph of index.children) {
+      const r = glyph.getBoundingClientRect();
+      const left = r.left + EDGE, right = r.right - EDGE, top = r.top + EDGE, bottom = r.bottom - EDGE;
+      const points = [[(left + right) / 2, (top + bottom) / 2]];
+      for (const x of along(left, right)) points.push([x, top], [x, bottom]);
+      for (const y of along(top, bottom)) points.push([left, y], [right, y]);
+      const covered = points.find(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return !hit || hit.closest('.card') !== card;
+      });
+      if (covered) {
+        const [x, y] = covered;
+        const hit = document.elementFromPoint(x, y), owner = hit && hit.closest('.card');
         const other = owner ? `${owner.dataset.pile}#${owner.dataset.index}` : hit ? hit.tagName : 'nothing';
-        problems.push(`the index of ${name} is covered at (${x.toFixed(1)}, ${y.toFixed(1)}) by ${other}`);
+        const what = glyph.tagName === 'text' ? 'rank' : 'suit';
+        problems.push(`the ${what} of ${name}'s index is covered at (${x.toFixed(1)}, ${y.toFixed(1)}) by ${other}`);
         break;
       }
     }

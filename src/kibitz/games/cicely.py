@@ -23,7 +23,7 @@ TABLE = Table(columns=9, rows=5.35, places=(
     Place("s", 0, 0),
     *side_by_side("r", 1, 8, column=1, row=0),
     *side_by_side("f", 1, 8, column=1, row=1),
-    *side_by_side("t", 1, 8, column=1, row=2.15, fan=Fan.DOWN, room=3.2),
+    *side_by_side("t", 1, 8, column=1, row=2.15, fan=Fan.DOWN, room=3.2, builds_to=16),
 ))
 """The stock, the cells above the foundations, the columns below them."""
 TABLEAU, RESERVE, FOUNDATION = PileKind.TABLEAU, PileKind.RESERVE, PileKind.FOUNDATION

@@ -15,7 +15,7 @@ from kibitz.rules import (DOWN_ALTERNATE_WRAP, FACE_UP, Game, GameInfo, Rules, U
                           builds_down_alternate, builds_on, deal_cards,
                           empty_piles_take_any, foundations_take_next,
                           covered, gather_face_down, stock_bytes, top_cards)
-from kibitz.reasons import Attempt, no_redeal_left, reason_for
+from kibitz.reasons import Attempt, name_of_pile, no_redeal_left, reason_for
 from kibitz.state import State
 from kibitz.table import Fan, Place, Table, side_by_side
 
@@ -29,7 +29,7 @@ TABLE = Table(columns=7.2, rows=5.65, places=(
     *side_by_side("r", 1, 4, column=0, row=0, spacing=1.8, fan=Fan.RIGHT, room=1.8),
     Place("s", 0, 1.1), Place("w", 1, 1.1),
     *side_by_side("f", 1, 4, column=3.2, row=1.1),
-    *side_by_side("t", 1, 4, column=3.2, row=2.25, fan=Fan.DOWN, room=3.4),
+    *side_by_side("t", 1, 4, column=3.2, row=2.25, fan=Fan.DOWN, room=3.4, builds_to=13),
 ))
 """The reserve fans across the top, the stock and waste, the foundations over the tableau."""
 STOCK, WASTE, FOUNDATION, TABLEAU, RESERVE = (
@@ -103,7 +103,7 @@ def not_a_whole_pile(attempt: Attempt) -> str | None:
     if attempt.source_kind is not TABLEAU or not attempt.visible:
         return None
     if attempt.size == len(attempt.pile) and not attempt.by_index:
-        name = attempt.game.piles[attempt.source].name
+        name = name_of_pile(attempt.game, attempt.source)
         return (f"The cards of {name} are not in sequence ({DOWN_ALTERNATE_WRAP.words}), "
                 "so the pile can't move as a whole.")
     return covered(attempt, "in these rules only a whole tableau pile moves onto another pile")

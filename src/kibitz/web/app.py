@@ -28,14 +28,19 @@ from kibitz.autoplay import SAFE_RULE, autoplay, finishing_moves
 from kibitz.difficulty import NoRatedDealError
 from kibitz.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, KibitzError, UnknownGameError
 from kibitz.history import History, NothingToUndoError
+from kibitz.reasons import spoken_piles
 from kibitz.records import format_record, record_of
 from kibitz.registry import find, games
 from kibitz.rules import RULESETS
+from kibitz.state import State
 from kibitz.web.guard import LOCAL_NAMES, Guard, HostPolicy
 from kibitz.web.inputs import (DEFAULT_HINT_SECONDS, MAX_MOVE_TEXT, ApiError, bool_field, clock_field, deal_field,
                                int_field, level_field, read_json, ruleset_field, seconds_field)
 from kibitz.web.markdown import to_html
+from kibitz.web.wording import move_words, played_payload
 from kibitz.web import reviews
+from kibitz.web.dailies import daily_game, daily_statistics, start_page, today
+from kibitz.web.saves import leaving_field, open_record
 from kibitz.web.referee import Referee, game_info, position_payload, search_seed, status_of, view_payload
 from kibitz.web.searches import (AnalysisKind, AnalysisQuestion, Answer, FairKind, FairQuestion, SearchPool,
                                  SearchStopped)
@@ -105,16 +110,30 @@ async def rules(request: Request) -> Response:
     info = find(slug)
     page = RULES / f"{slug}.md"
     common = RULES / "README.md"
-    return JSONResponse({"game": slug, "name": info.name, "html": to_html(page.read_text("utf-8")),
-                         "common": to_html(common.read_text("utf-8"))})
+    # Under the page's one h1 (the brand): a rules page's headings start at h2.
+    return JSONResponse({"game": slug, "name": info.name, "html": to_html(page.read_text("utf-8"), top=2),
+                         "common": to_html(common.read_text("utf-8"), top=2)})
 
 
 async def stats(request: Request) -> Response:
+    """The statistics per game and ruleset, the last 100 games counted (``id``: the game,
+    while it is still stored; ``None`` once only its result is kept; ``daily``: the date of a
+    deal of the day) and the deals of the day's streaks (:func:`daily_statistics`)."""
     results = referee_of(request).store.results()
     recent = [{"game": r.slug, "ruleset": r.ruleset, "deal": r.deal, "random_deal": not r.chosen,
                "result": r.result, "abandoned": r.abandoned, "assisted": r.assisted,
-               "seconds": round(r.seconds, 1), "moves": r.moves, "finished": r.finished} for r in results[-100:]]
-    return JSONResponse({"stats": statistics(results), "recent": recent})
+               "seconds": round(r.seconds, 1), "moves": r.moves, "finished": r.finished,
+               "id": r.game_id if r.kept else None, "daily": r.daily} for r in results[-100:]]
+    return JSONResponse({"stats": statistics(results), "recent": recent, "daily": daily_statistics(results, today())})
+
+
+async def reset_stats(request: Request) -> Response:
+    """Reset the statistics: every result is deleted (each game's result, time, moves, streaks
+    and review figures); the games themselves stay, finished ones shown ended and never counted
+    again, and the games in progress count when they end (:meth:`Store.reset_statistics`)."""
+    await read_json(request, ())
+    removed = referee_of(request).store.reset_statistics()
+    return JSONResponse({"removed": removed})
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -122,8 +141,9 @@ async def stats(request: Request) -> Response:
 async def new_game(request: Request) -> Response:
     """A new game: of the deal numbered ``deal``, else of a random deal; with ``level`` (easy,
     medium, hard) or ``winnable`` (only deals the solver proved winnable), a random rated deal
-    meeting the choice (:mod:`kibitz.difficulty`), its number withheld like any random deal's."""
-    data = await read_json(request, ("ruleset", "deal", "level", "winnable"))
+    meeting the choice (:mod:`kibitz.difficulty`), its number withheld like any random deal's.
+    ``leaving``: the game the page leaves for it, not kept if no move was played in it."""
+    data = await read_json(request, ("ruleset", "deal", "level", "winnable", "leaving"))
     slug = slug_of(request)
     ruleset = ruleset_field(data.get("ruleset"))
     level = level_field(data.get("level"))
@@ -138,7 +158,7 @@ async def new_game(request: Request) -> Response:
             raise ApiError(404, str(error)) from None
     else:
         deal = deal_field(data.get("deal"))
-    game_id, play = referee_of(request).new(slug, ruleset, deal, chosen)
+    game_id, play = referee_of(request).new(slug, ruleset, deal, chosen, leaving_field(data.get("leaving")))
     return JSONResponse(view_payload(game_id, play), status_code=201)
 
 
@@ -163,7 +183,8 @@ async def move(request: Request) -> Response:
         raise ApiError(400, "auto must be true or false")
     before = play.history.move_count
     try:
-        chosen = play.history.state.parse_move(text)
+        with spoken_piles():
+            chosen = play.history.state.parse_move(text)
         play.history.play(chosen)
     except InvalidMoveError as error:
         raise ApiError(400, str(error)) from None
@@ -173,7 +194,7 @@ async def move(request: Request) -> Response:
     if auto:
         played += autoplay(play.history)
     referee_of(request).changed(game_id, play, before)
-    return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
+    return JSONResponse(view_payload(game_id, play) | played_payload(play, before, played, asked=True))
 
 
 def step(action: Callable[[History], object]) -> Callable[[Request], Awaitable[Response]]:
@@ -195,7 +216,7 @@ async def auto(request: Request) -> Response:
     played = autoplay(play.history)
     if played:
         referee_of(request).changed(game_id, play, before)
-    return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in played]})
+    return JSONResponse(view_payload(game_id, play) | played_payload(play, before, played, asked=False))
 
 
 async def why(request: Request) -> Response:
@@ -212,7 +233,8 @@ async def why(request: Request) -> Response:
         raise ApiError(400, f"{pile} is empty")
     if not (index.isascii() and index.isdigit() and len(index) <= 3 and int(index) < size):
         raise ApiError(400, f"index must be a whole number from 0 to {size - 1}")
-    return JSONResponse({"reason": game.explain_card(state, pile, int(index))})
+    with spoken_piles():
+        return JSONResponse({"reason": game.explain_card(state, pile, int(index))})
 
 
 async def finish(request: Request) -> Response:
@@ -226,7 +248,7 @@ async def finish(request: Request) -> Response:
         play.history.play(move)
     if moves:
         referee_of(request).changed(game_id, play, before)
-    return JSONResponse(view_payload(game_id, play) | {"played": [str(m) for m in moves]})
+    return JSONResponse(view_payload(game_id, play) | played_payload(play, before, moves, asked=False))
 
 
 async def clock(request: Request) -> Response:
@@ -244,7 +266,8 @@ async def abandon(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    """The game's record (its deal number and moves): refused for a random deal until it ends."""
+    """The game's record (its deal number and moves), the very text that the terminal's ``save``
+    writes (:func:`kibitz.records.format_record`): refused for a random deal until it ends."""
     play = referee_of(request).get(request.path_params["id"])
     if not play.is_deal_shown:
         raise ApiError(403, "the record of a random deal holds its number, which is shown when the game ends")
@@ -256,12 +279,14 @@ async def record(request: Request) -> Response:
 
 # -- searches ----------------------------------------------------------------------------
 
-async def ask(request: Request, fair: FairKind, analysis: AnalysisKind) -> tuple[dict[str, Any], Answer]:
+async def ask(request: Request, fair: FairKind,
+              analysis: AnalysisKind) -> tuple[dict[str, Any], Answer, State]:
     """Ask the search pool about the game's current position: the fair question ``fair``
     (from the player's observation), or with ``"peek": true`` the solver's ``analysis``
     (from the true state; the game is then marked assisted). Stopped (409) when the client
     leaves or the game moves on. Returns the fields every answer carries (``status``: the
-    game's, as in its view), and the answer (``None`` when the game is over: no search)."""
+    game's, as in its view), the answer (``None`` when the game is over: no search) and the
+    position asked about."""
     data, game_id, play = await game_for(request, ("seconds", "peek"))
     seconds = seconds_field(data, DEFAULT_HINT_SECONDS)
     peek = bool_field(data, "peek")
@@ -275,7 +300,7 @@ async def ask(request: Request, fair: FairKind, analysis: AnalysisKind) -> tuple
     else:
         head.update(label=FAIR, seed=search_seed(game_id, None if fair == "chance" else count))
     if status != "playing":
-        return head | {"assisted": play.assisted}, None
+        return head | {"assisted": play.assisted}, None, state
     question: FairQuestion | AnalysisQuestion
     if peek:
         question = AnalysisQuestion(analysis, state, seconds)
@@ -291,31 +316,33 @@ async def ask(request: Request, fair: FairKind, analysis: AnalysisKind) -> tuple
         raise ApiError(409, "the game moved on during the search; ask again") from None
     if peek and found is not None:
         referee.assist(game_id, play)
-    return head | {"assisted": play.assisted}, found
+    return head | {"assisted": play.assisted}, found, state
 
 
 async def hint(request: Request) -> Response:
     """The next move: the strong agent's, which sees only what the player sees (asking again
     gives the same move); with ``"peek": true`` the solver's, which sees every card."""
-    head, found = await ask(request, "hint", "hint")
+    head, found, state = await ask(request, "hint", "hint")
     move = None if found is None else found.get("move")
+    words = move_words(state, move)   # the move in words (``hint``: in notation, to mark it on the table)
     if head["peek"]:
-        message = f"{ANALYSIS}: try {move}" if move else f"{ANALYSIS}: no winning line found"
-        return JSONResponse(head | {"hint": move, "message": message})
+        message = f"{ANALYSIS}: try {words}" if words else f"{ANALYSIS}: no winning line found"
+        return JSONResponse(head | {"hint": move, "words": words, "message": message})
     reason = "" if found is None else str(found.get("reason", ""))
-    if move:
-        message = f"try {move} ({reason})"
+    if words:
+        message = f"try {words} ({reason})"
     else:
         message = {"won": "the game is won", "over": "no move is left"}.get(head["status"], "no hint this time")
     samples = 0 if found is None else found.get("samples", 0)
-    return JSONResponse(head | {"hint": move, "reason": reason, "samples": samples, "message": message})
+    return JSONResponse(head | {"hint": move, "words": words, "reason": reason, "samples": samples,
+                                "message": message})
 
 
 async def winnable(request: Request) -> Response:
     """The chance to win from here, from deals sampled to fit what the player sees (as many
     as a node budget allows: the same on any machine); with ``"peek": true`` the solver's
     verdict on the true state."""
-    head, found = await ask(request, "chance", "winnable")
+    head, found, _ = await ask(request, "chance", "winnable")
     if head["peek"]:
         verdict = found.get("winnable") if found is not None else {"won": True, "over": False}.get(head["status"])
         return JSONResponse(head | {"winnable": verdict})
@@ -421,6 +448,8 @@ ROUTES = [
     Route("/", index),
     Route("/api/games", list_games),
     Route("/api/games/{slug}/new", new_game, methods=["POST"]),
+    Route("/api/games/{slug}/daily", daily_game, methods=["POST"]),
+    Route("/api/start", start_page),
     Route("/api/rules/{slug}", rules),
     Route("/api/play", open_games),
     Route("/api/play/{id}", show),
@@ -440,6 +469,8 @@ ROUTES = [
     Route("/api/play/{id}/record", record),
     Route("/api/play/{id}/why", why),
     Route("/api/stats", stats),
+    Route("/api/stats/reset", reset_stats, methods=["POST"]),
+    Route("/api/records", open_record, methods=["POST"]),
     Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
     Mount("/static", StaticFilesRevalidated(directory=str(STATIC)), name="static"),
 ]

@@ -40,20 +40,20 @@ class ApiError(Exception):
         self.message = message
 
 
-async def read_json(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
-    """The JSON object in the request body (``{}`` when empty), at most :data:`MAX_BODY` bytes."""
+async def read_json(request: Request, allowed: tuple[str, ...], limit: int = MAX_BODY) -> dict[str, Any]:
+    """The JSON object in the request body (``{}`` when empty), at most ``limit`` bytes."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isascii() or not length.isdigit() or len(length) > 9
-                               or int(length) > MAX_BODY):
-        raise ApiError(413, f"request body too large (at most {MAX_BODY} bytes)")
+                               or int(length) > limit):
+        raise ApiError(413, f"request body too large (at most {limit} bytes)")
     chunks: list[bytes] = []
     size = 0
     try:
         with anyio.fail_after(BODY_SECONDS):
             async for chunk in request.stream():
                 size += len(chunk)
-                if size > MAX_BODY:
-                    raise ApiError(413, f"request body too large (at most {MAX_BODY} bytes)")
+                if size > limit:
+                    raise ApiError(413, f"request body too large (at most {limit} bytes)")
                 chunks.append(chunk)
     except TimeoutError:
         raise ApiError(408, f"the request body did not arrive within {BODY_SECONDS:.0f} seconds") from None

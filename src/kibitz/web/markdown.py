@@ -37,8 +37,9 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
-def to_html(markdown: str) -> str:
-    """The HTML of a Markdown text."""
+def to_html(markdown: str, top: int = 1) -> str:
+    """The HTML of a Markdown text, its ``#`` headings at level ``top`` (``<h2>`` for 2: under
+    the page's own ``<h1>``), the others below it (at most ``<h6>``)."""
     lines = markdown.splitlines()
     out: list[str] = []
     paragraph: list[str] = []
@@ -61,7 +62,7 @@ def to_html(markdown: str) -> str:
             flush()
         elif heading:
             flush()
-            level = len(heading.group(1))
+            level = min(6, len(heading.group(1)) + top - 1)
             out.append(f"<h{level}>{inline(heading.group(2))}</h{level}>")
         elif stripped.startswith("|") and k + 1 < len(lines) and re.fullmatch(
                 r"\|?[\s:|-]+\|?", lines[k + 1].strip() or "x"):

@@ -22,6 +22,7 @@ from kibitz import difficulty
 from kibitz.analysis import Observation, observation_at
 from kibitz.autoplay import finishing_moves
 from kibitz.cards import IDENTITY, RANKS, SUITS, format_card
+from kibitz.foresight import longest_in_round
 from kibitz.history import History
 from kibitz.registry import find, game as find_game
 from kibitz.rules import RULESETS
@@ -49,7 +50,7 @@ def game_info(slug: str) -> dict[str, Any]:
     piles = []
     for spec in game.piles:
         pile: dict[str, Any] = {"name": spec.name, "kind": spec.kind.name.lower(),
-                                "spread": spec.spread.value, "cell": spec.cell}
+                                "spread": spec.spread.value, "cell": spec.cell, "spoken": spec.spoken}
         if spec.foundation is not None:
             f = spec.foundation
             pile["foundation"] = {"suit": SUITS[f.suit], "step": f.step,
@@ -65,7 +66,8 @@ def _table(table: Table) -> dict[str, Any]:
     """Where the piles lie, in card slots (see :mod:`kibitz.table`), in drawing order."""
     return {"columns": table.columns, "rows": table.rows,
             "places": [{"pile": place.pile, "column": place.column, "row": place.row,
-                        "fan": place.fan.value, "room": place.room} for place in table.places]}
+                        "fan": place.fan.value, "room": place.room, "builds_to": place.builds_to}
+                       for place in table.places]}
 
 
 def status_of(state: State) -> str:
@@ -75,7 +77,8 @@ def status_of(state: State) -> str:
 
 def table_payload(state: State) -> dict[str, Any]:
     """The table of a position as the player sees it: the piles (hidden cards as ``null``), the
-    round, the base and the legal moves."""
+    round, the base, the legal moves and the most cards each fanned pile may hold before the
+    round ends (:mod:`kibitz.foresight`: lengths only, which the table's counts tell anyway)."""
     game = state.game
     view = state.view()
     return {
@@ -83,6 +86,7 @@ def table_payload(state: State) -> dict[str, Any]:
         "base": None if view.base is None else RANKS[view.base],
         "piles": {name: [_card(c) for c in cards] for name, cards in zip(view.pile_names, view.piles)},
         "legal": [str(m) for m in state.legal_moves], "status": status_of(state),
+        "longest": longest_in_round(state),
     }
 
 
@@ -95,7 +99,7 @@ def view_payload(game_id: str, play: Play) -> dict[str, Any]:
     return {
         "id": game_id, "game": game.slug, "name": game.name, "ruleset": game.ruleset,
         "deal": str(history.deal_number) if play.is_deal_shown else None, "random_deal": not play.chosen,
-        "assisted": play.assisted, "practice": play.practice, **table_payload(state),
+        "assisted": play.assisted, "practice": play.practice, "daily": play.daily, **table_payload(state),
         "moves": history.move_count, "can_undo": history.can_undo, "can_redo": history.can_redo,
         "result": play.result, "elapsed": round(play.active, 1),
         "can_finish": not state.is_won() and finishing_moves(state) is not None,
@@ -140,12 +144,30 @@ class Referee:
         self.searches = searches
         self.cache: OrderedDict[str, Play] = OrderedDict()
 
-    def new(self, slug: str, ruleset: str, deal: int, chosen: bool = True) -> tuple[str, Play]:
+    def new(self, slug: str, ruleset: str, deal: int, chosen: bool = True,
+            leaving: str | None = None) -> tuple[str, Play]:
         """A new game of deal ``deal``; ``chosen``: the player chose it by number (else it is a
-        random deal, whose number is withheld until the game ends)."""
+        random deal, whose number is withheld until the game ends). ``leaving``: the game the
+        player's page leaves for it, not kept if untouched (:meth:`Store.drop_untouched`)."""
         game = find_game(slug, ruleset)
         now = time.time()
-        return self._add(Play(History.new(game, deal), now, clock_at=now, chosen=chosen))
+        return self._add(Play(History.new(game, deal), now, clock_at=now, chosen=chosen), leaving)
+
+    def opened(self, history: History, leaving: str | None = None) -> tuple[str, Play]:
+        """A game opened from a record (:func:`kibitz.records.history_of_file`), at its last move:
+        a practice game, never counted (anyone can write a record, winning moves and all); one
+        that had ended is shown ended, and undo or restart play it again."""
+        state = history.state
+        now = time.time()
+        result = None if not state.is_over() else "won" if state.is_won() else "lost"
+        return self._add(Play(history, now, result, clock_at=now, chosen=True, practice=True), leaving)
+
+    def daily(self, slug: str, ruleset: str, deal: int, day: str, leaving: str | None = None) -> tuple[str, Play]:
+        """A new game of the deal of the day ``day`` (``YYYY-MM-DD``), deal ``deal``: its number
+        withheld until the game ends, as a random deal's is."""
+        game = find_game(slug, ruleset)
+        now = time.time()
+        return self._add(Play(History.new(game, deal), now, clock_at=now, chosen=False, daily=day), leaving)
 
     def practice(self, play: Play, moves: int) -> tuple[str, Play]:
         """A practice game of the deal of ``play``, its first ``moves`` moves played again:
@@ -157,10 +179,13 @@ class Referee:
         again = History.replay(history.start, history.moves[:moves], deal)
         return self._add(Play(again, now, clock_at=now, chosen=True, practice=True))
 
-    def _add(self, play: Play) -> tuple[str, Play]:
+    def _add(self, play: Play, leaving: str | None = None) -> tuple[str, Play]:
+        """Keep a new game, and let go of the untouched games it replaces."""
         game_id = secrets.token_urlsafe(12)
         self.store.create(game_id, play)
         self._remember(game_id, play)
+        for gone in self.store.drop_untouched(game_id, leaving):
+            self.cache.pop(gone, None)
         return game_id, play
 
     def get(self, game_id: str) -> Play:

@@ -19,12 +19,12 @@ from typing import Any, AsyncIterator
 from kibitz import native
 from kibitz.analysis import REVIEW_VERSION
 from kibitz.analysis.averages import average
-from kibitz.analysis.text import move_words
-from kibitz.moves import Move, parse_move
+from kibitz.moves import Move
 from kibitz.state import State
 from kibitz.web.referee import Referee, search_seed
 from kibitz.web.searches import ReviewQuestion, SearchFailed, SearchStopped, StopCheck
 from kibitz.web.store import Play, ReviewKey, moves_digest
+from kibitz.web.wording import move_words
 
 SEES_EVERY_CARD = "seeing every card (the solver)"
 """How every figure of a review that only the solver could know is labelled."""
@@ -70,11 +70,10 @@ class ReviewRun:
 
     def with_words(self, entry: dict[str, Any]) -> dict[str, Any]:
         """A move's figures with the played and the better move in words, as the player saw
-        them (``t3>f1 (7♠)``, a hidden card named so)."""
+        them (``the 7♠ from tableau 3 to foundation 1``, a hidden card named so)."""
         index = entry["index"]
         state = self.states[index]
-        return entry | {"move_words": move_words(state, parse_move(entry["move"])),
-                        "best_words": move_words(state, parse_move(entry["best"]))}
+        return entry | {"move_words": move_words(state, entry["move"]), "best_words": move_words(state, entry["best"])}
 
 
 def start(game_id: str, play: Play, peek: bool) -> ReviewRun:

@@ -14,7 +14,15 @@ Each game and result also keeps whether its deal was chosen by number (a random 
 number is not shown while it is played) and whether it was *assisted*: the solver, which
 sees every card, was asked about it before it ended. A *practice* game (a deal replayed from
 a position of an earlier game) never counts: it has no result row, and how it ended is kept
-with the game itself.
+with the game itself. A game opened from a record file is a practice game too: anyone can
+write a record, so it is never a result of the player's (:meth:`Store.create` keeps how it
+ended when it was opened finished). A *deal of the day* (:mod:`kibitz.daily`) keeps its date
+with its game and its result: the statistics count the days won in a row.
+
+A game in which no move was ever played (none stored, played or undone) is *untouched*: it is
+never listed among the games in progress, and it is not kept once another game starts
+(:meth:`Store.drop_untouched`). Resetting the statistics deletes every result; the games stay,
+and a finished game keeps how it ended with itself (:meth:`Store.reset_statistics`).
 
 A game's complete reviews are kept with it (one per kind: the fair part only, or seeing
 every card), keyed by what makes their figures: the moves reviewed, the seed, the review's
@@ -40,7 +48,7 @@ from kibitz.moves import parse_move
 from kibitz.records import format_record, parse_record, record_of
 from kibitz.registry import game as find_game
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -56,7 +64,8 @@ CREATE TABLE IF NOT EXISTS games (
     chosen INTEGER NOT NULL DEFAULT 1,
     assisted INTEGER NOT NULL DEFAULT 0,
     practice INTEGER NOT NULL DEFAULT 0,
-    ended TEXT
+    ended TEXT,
+    daily TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL,
@@ -80,7 +89,8 @@ CREATE TABLE IF NOT EXISTS results (
     reviewed INTEGER NOT NULL DEFAULT 0,
     accuracy REAL,
     blunders INTEGER,
-    winnable_at_start INTEGER
+    winnable_at_start INTEGER,
+    daily TEXT
 );
 CREATE TABLE IF NOT EXISTS reviews (
     game_id TEXT NOT NULL,
@@ -109,14 +119,18 @@ NEW_COLUMNS = (("games", "active", "REAL NOT NULL DEFAULT 0"),
                ("results", "reviewed", "INTEGER NOT NULL DEFAULT 0"),
                ("results", "accuracy", "REAL"),
                ("results", "blunders", "INTEGER"),
-               ("results", "winnable_at_start", "INTEGER"))
-"""Columns that schemas 3 to 5 added to the tables of earlier schemas. A game of an earlier
-schema counts as chosen by number (its number was shown), not assisted, not practice and
-not reviewed."""
+               ("results", "winnable_at_start", "INTEGER"),
+               ("games", "daily", "TEXT"),
+               ("results", "daily", "TEXT"))
+"""Columns that schemas 3 to 6 added to the tables of earlier schemas. A game of an earlier
+schema counts as chosen by number (its number was shown), not assisted, not practice, not
+reviewed and not a deal of the day."""
 
 DATABASE_NAME = "kibitz-web.db"
 DEFAULT_KEEP_FINISHED_DAYS = 30.0
 """Days a finished game stays resumable after its last move; its result is kept for good."""
+UNTOUCHED_KEEP_SECONDS = 3600.0
+"""How long an untouched game that another page may still show outlives the start of another game."""
 PRUNE_EVERY_SECONDS = 3600.0
 
 
@@ -142,6 +156,8 @@ class Play:
     """Whether the solver, which sees every card, was asked about this game."""
     practice: bool = False
     """A practice game: a deal replayed from a position of an earlier game, never counted."""
+    daily: str | None = None
+    """The date (``YYYY-MM-DD``) whose deal of the day this is (:mod:`kibitz.daily`), if it is one."""
 
     @property
     def is_deal_shown(self) -> bool:
@@ -169,6 +185,11 @@ class Result:
     """Its deal was chosen by number (else it was a random deal)."""
     review: ReviewSummary | None = None
     """What the review of the finished game found (``None``: not reviewed)."""
+    game_id: str = ""
+    kept: bool = False
+    """Whether the game itself is still stored (its table can be shown), not only its result."""
+    daily: str | None = None
+    """The date whose deal of the day it was, if it was one."""
 
 
 @dataclass(frozen=True)
@@ -265,14 +286,18 @@ class Store:
     # -- games in progress ----------------------------------------------------
 
     def create(self, game_id: str, play: Play) -> None:
-        """Write a new game; its moves so far (usually none) with it."""
+        """Write a new game; its moves so far (usually none) with it, and how it ended when it
+        is a practice game that has ended already (opened from a finished record)."""
         history = play.history
         game = history.game
+        ended = play.result if play.practice else None
         with self._transaction() as db:
             db.execute("INSERT INTO games (id, slug, ruleset, rules_version, deal, position, created, updated, "
-                       "chosen, assisted, practice) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                       "chosen, assisted, practice, ended) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
                        (game_id, game.slug, game.ruleset, game.info.rules_version, str(history.deal_number),
-                        play.created, time.time(), int(play.chosen), int(play.assisted), int(play.practice)))
+                        play.created, time.time(), int(play.chosen), int(play.assisted), int(play.practice), ended))
+            if play.daily is not None:
+                db.execute("UPDATE games SET daily = ? WHERE id = ?", (play.daily, game_id))
             _append(db, game_id, history, 0)
 
     def played(self, game_id: str, play: Play, since: int) -> None:
@@ -298,11 +323,11 @@ class Store:
     def load(self, game_id: str) -> Play | None:
         """The saved game ``game_id``, its moves replayed, or ``None`` when there is none."""
         rows = self._run("SELECT slug, ruleset, rules_version, deal, position, problem, created, updated, active, "
-                         "chosen, assisted, practice, ended FROM games WHERE id = ?", (game_id,))
+                         "chosen, assisted, practice, ended, daily FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
         (slug, ruleset, rules_version, deal, position, problem, created, updated, active, chosen, assisted,
-         practice, ended) = rows[0]
+         practice, ended, daily) = rows[0]
         if problem:
             raise StoredGameError(f"this saved game cannot be resumed: {problem}")
         line = [row[0] for row in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
@@ -320,16 +345,42 @@ class Store:
             raise StoredGameError(f"this saved game cannot be resumed: {error}") from None
         results = self._run("SELECT result FROM results WHERE game_id = ?", (game_id,))
         return Play(history, float(created), results[0][0] if results else ended, float(active), float(updated),
-                    chosen=bool(chosen), assisted=bool(assisted), practice=bool(practice))
+                    chosen=bool(chosen), assisted=bool(assisted), practice=bool(practice), daily=daily)
 
     def open_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The games not yet finished, most recently played first; a random deal's number is
-        withheld (``None``, and ``random_deal`` true)."""
+        """The games not yet finished and not untouched (a move is stored), most recently played
+        first, with their clock of active play (``seconds``) and the date of a deal of the day
+        (``daily``); a random deal's number is withheld (``None``, and ``random_deal`` true)."""
         rows = self._run(
-            "SELECT id, slug, ruleset, deal, position, updated, chosen, assisted, practice FROM games "
-            "WHERE id NOT IN (SELECT game_id FROM results) AND ended IS NULL ORDER BY updated DESC LIMIT ?", (limit,))
+            "SELECT id, slug, ruleset, deal, position, updated, chosen, assisted, practice, active, daily FROM games "
+            "WHERE id NOT IN (SELECT game_id FROM results) AND ended IS NULL "
+            "AND EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id) ORDER BY updated DESC LIMIT ?", (limit,))
         return [{"id": r[0], "game": r[1], "ruleset": r[2], "deal": r[3] if r[6] else None, "random_deal": not r[6],
-                 "moves": r[4], "updated": r[5], "assisted": bool(r[7]), "practice": bool(r[8])} for r in rows]
+                 "moves": r[4], "updated": r[5], "assisted": bool(r[7]), "practice": bool(r[8]),
+                 "seconds": round(r[9], 1), "daily": r[10]} for r in rows]
+
+    def drop_untouched(self, started: str, leaving: str | None = None, now: float | None = None) -> list[str]:
+        """Delete the untouched games (no move stored, played or undone; no result; not ended)
+        once game ``started`` has started: the game ``leaving`` that the player's page left for
+        it, and any other not played for :data:`UNTOUCHED_KEEP_SECONDS` (another page may still
+        show a newer one). A game with a move or a result is never deleted. Returns their ids."""
+        clock = time.time() if now is None else now
+        untouched = ("SELECT id FROM games WHERE id != ? AND (id = ? OR updated < ?) AND ended IS NULL "
+                     "AND id NOT IN (SELECT game_id FROM results) "
+                     "AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id)")
+        parameters = (started, leaving or "", clock - UNTOUCHED_KEEP_SECONDS)
+        with self._transaction() as db:
+            ids = [row[0] for row in db.execute(untouched, parameters)]
+            db.execute(f"DELETE FROM games WHERE id IN ({untouched})", parameters)
+        return ids
+
+    def open_daily(self, slug: str, ruleset: str, day: str) -> str | None:
+        """The game in progress (not finished, not given up) of the deal of the day ``day`` of
+        ``slug`` and ``ruleset``, most recently played, if there is one."""
+        rows = self._run("SELECT id FROM games WHERE slug = ? AND ruleset = ? AND daily = ? AND ended IS NULL "
+                         "AND practice = 0 AND id NOT IN (SELECT game_id FROM results) "
+                         "ORDER BY updated DESC LIMIT 1", (slug, ruleset, day))
+        return str(rows[0][0]) if rows else None
 
     def line(self, game_id: str) -> tuple[list[str], int] | None:
         """The stored line of moves of a game (as text) and how many of them are played."""
@@ -346,10 +397,11 @@ class Store:
         its time is its clock of active play, and it is assisted if the game was."""
         history = play.history
         self._run("INSERT OR IGNORE INTO results (game_id, slug, ruleset, deal, record, result, "
-                  "seconds, moves, finished, abandoned, chosen, assisted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  "seconds, moves, finished, abandoned, chosen, assisted, daily) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (game_id, history.game.slug, history.game.ruleset, str(history.deal_number),
                    format_record(record_of(history)), result, play.active, history.move_count,
-                   time.time(), int(abandoned), int(play.chosen), int(play.assisted)))
+                   time.time(), int(abandoned), int(play.chosen), int(play.assisted), play.daily))
 
     def practice_ended(self, game_id: str, result: str) -> None:
         """Record how a practice game ended (it is never counted: no result row)."""
@@ -358,12 +410,22 @@ class Store:
     def results(self) -> list[Result]:
         """Every finished game, oldest first."""
         rows = self._run("SELECT slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen, "
-                         "reviewed, accuracy, blunders, winnable_at_start FROM results ORDER BY finished, rowid")
+                         "reviewed, accuracy, blunders, winnable_at_start, game_id, "
+                         "game_id IN (SELECT id FROM games), daily FROM results ORDER BY finished, rowid")
         return [Result(slug, ruleset, deal, result, seconds, moves, finished, bool(abandoned), bool(assisted),
                        bool(chosen), ReviewSummary(accuracy, blunders, None if winnable is None else bool(winnable))
-                       if reviewed else None)
+                       if reviewed else None, game_id, bool(kept), daily)
                 for (slug, ruleset, deal, result, seconds, moves, finished, abandoned, assisted, chosen,
-                     reviewed, accuracy, blunders, winnable) in rows]
+                     reviewed, accuracy, blunders, winnable, game_id, kept, daily) in rows]
+
+    def reset_statistics(self) -> int:
+        """Delete every result (the statistics start again from nothing); returns how many. The
+        games stay: each finished one keeps how it ended with itself, so that it is still shown
+        ended, is not listed among the games in progress, and never counts again. Its reviews stay."""
+        with self._transaction() as db:
+            db.execute("UPDATE games SET ended = (SELECT result FROM results WHERE game_id = games.id) "
+                       "WHERE ended IS NULL AND id IN (SELECT game_id FROM results)")
+            return db.execute("DELETE FROM results").rowcount
 
     # -- reviews ---------------------------------------------------------------------
 

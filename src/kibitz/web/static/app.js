@@ -2,6 +2,9 @@
 // shows the pages; layout.js and table.js draw the table, moves.js reads the legal moves.
 import {useFourColours} from './cards.js';
 import {layOut} from './layout.js';
+import {RoundSize} from './sizing.js';
+import {bindMenu} from './menu.js';
+import {markTargets} from './targets.js';
 import {legalMoves, moveText, movesOf, parseMove} from './moves.js';
 import {drawTable} from './table.js';
 import {ActiveClock, formatClock} from './clock.js';
@@ -9,13 +12,19 @@ import {celebrate, glide, prefersReducedMotion, remember, skip} from './motion.j
 import {ANALYSIS_LABEL, hintOf, verdictOf} from './assists.js';
 import {askGiveUp, choiceMet, choiceWords, dealChoice, dealWords, fillGamesInProgress, ratingWords, restoreChoices,
   restoreSettings, setting, unmetWords, wouldGiveUp} from './session.js';
-import {describePlayed, pileWords} from './speech.js';
+import {pileWords, playedWords, rankText} from './speech.js';
 import {ReviewPanel} from './review.js';
+import {fillStartPage, startNotice} from './start.js';
+import {fillDailyStats} from './dailystats.js';
+import {askFirst} from './confirm.js';
+import {fillStatistics, statsLine} from './stats.js';
+import {downloadRecord, openedWords, openingBody, whyNotSaved} from './saving.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   games: [], info: null, play: null, selected: null, cursor: 0, hint: null,
   geometry: {}, pending: false, drag: null,
+  size: new RoundSize(),      // the card size, kept for a round (sizing.js)
   clock: new ActiveClock(),   // seconds of active play (clock.js)
   page: 'table',              // the page shown: table, help, stats, rules or continue
   glide: null,                // for the next drawing: where the cards showed before, and where new ones come from
@@ -56,8 +65,8 @@ async function act(path, body = {}) {
     announce(path, before, data);
     return data;
   } catch (error) {
+    if (error.status === 409) await reload().catch(() => {});
     say(error.message, 'error');
-    if (error.status === 409) await reload();
     render();
     return null;
   } finally { ui.pending = false; }
@@ -77,7 +86,7 @@ function playMove(text) {
 function announce(path, before, data) {
   const words = {undo: 'move undone', redo: 'move played again', restart: 'back to the opening'};
   let text = words[path];
-  if (data.played) text = describePlayed(before, data.played, path === 'move') || 'no move played';
+  if (data.played) text = playedWords(data);
   if (!text) return;
   text += `; ${data.moves} move${data.moves === 1 ? '' : 's'}`;
   if (data.status === 'won') text += '; the game is won';
@@ -111,10 +120,14 @@ function toFoundation(pile, index) {
   else playMove(index === ui.play.piles[pile].length - 1 ? `${pile}>f` : `${pile}#${index}>f`);
 }
 
-function dealStock() {
-  if (ui.play.legal.includes('deal')) playMove('deal');
-  else say(ui.play.piles.s.length ? 'the stock cannot be dealt now' : 'the stock is empty and no redeal is left', 'error');
+/** Plays the safe moves to the foundations, and says which cards went there. */
+async function autoPlay() {
+  const data = await act('autoplay');
+  if (data) say(data.played.length ? `auto-played ${data.played_words}` : 'no card can safely go to the foundations now');
 }
+
+/** Deals (or redeals); where the rules refuse, the server says why, as it does for any move. */
+function dealStock() { playMove('deal'); }
 
 // -- drawing the table -------------------------------------------------------------------
 
@@ -131,7 +144,8 @@ function render() {
   const shown = ui.shown;   // a position of the review, read-only, or the game as it stands
   const play = shown ? shown.payload : ui.play;
   table.classList.toggle('readonly', Boolean(shown));
-  const layout = layOut(ui.info.table, play.piles, felt.clientWidth, felt.clientHeight);
+  const size = ui.size.cardWidth(ui.info.table, play, felt.clientWidth, felt.clientHeight);
+  const layout = layOut(ui.info.table, play.piles, felt.clientWidth, felt.clientHeight, size, ui.size.longest);
   // The cards glide from where they showed before this drawing: after a change of the game
   // (remembered by show()), or from mid-flight when the table is drawn again meanwhile.
   const before = ui.glide ? ui.glide.before : table.getAnimations({subtree: true}).length ? remember(table) : null;
@@ -143,6 +157,11 @@ function render() {
     isMovable: (pile, index) => !shown && movesOf(ui.play, pile, index).length > 0,
   });
   drawCursor(table, names[ui.cursor % names.length]);
+  const targets = markTargets(table, ui.geometry, ui.play, shown ? null : ui.selected);
+  if (targets.length) {
+    const words = targets.map((name) => pileWords(ui.info, name)).join(', ');
+    table.setAttribute('aria-label', `${table.getAttribute('aria-label')}; it may go to ${words}`);
+  }
   if (shown) {
     table.setAttribute('aria-label', `card table ${shown.payload.moves ? `after move ${shown.payload.moves}` : 'at the opening'}, ` +
       'read-only (the review)');
@@ -173,8 +192,8 @@ function drawCursor(table, pile) {
   mark.setAttribute('aria-hidden', 'true');
   Object.assign(mark.style, {left: `${box.x}px`, top: `${box.y}px`, width: `${box.right - box.x}px`, height: `${box.bottom - box.y}px`});
   table.append(mark);
-  const holding = ui.selected ? `, holding a card of ${pileWords(ui.selected.pile)}` : '';
-  table.setAttribute('aria-label', `card table; cursor on ${pileWords(pile)}${holding}`);
+  const holding = ui.selected ? `, holding a card of ${pileWords(ui.info, ui.selected.pile)}` : '';
+  table.setAttribute('aria-label', `card table; cursor on ${pileWords(ui.info, pile)}${holding}`);
 }
 
 function updateInfo() {
@@ -183,7 +202,7 @@ function updateInfo() {
   // A random deal's number is withheld until the game ends: no number, and no link to it.
   const share = $('share');
   if (p.deal === null) {
-    share.textContent = 'random deal';
+    share.textContent = p.daily ? `deal of the day, ${p.daily}` : 'random deal';
     share.removeAttribute('href');
     share.setAttribute('aria-disabled', 'true');
     share.title = 'the number of a random deal is shown when the game ends (it tells where every card lies)';
@@ -198,7 +217,7 @@ function updateInfo() {
   $('reviewbutton').disabled = !p.moves;
   const parts = [`${p.moves} move${p.moves === 1 ? '' : 's'}`];
   if (ui.info.redeals) parts.push(`round ${p.round}, ${p.redeals_left} redeal${p.redeals_left === 1 ? '' : 's'} left`);
-  if (p.base) parts.push(`base ${p.base}`);
+  if (p.base) parts.push(`base ${rankText(p.base)}`);
   else if (ui.info.piles.some((pile) => pile.foundation && pile.foundation.first === null)) parts.push('base not chosen yet');
   parts.push(`stock ${p.piles.s.length}`);
   parts.push(clock());
@@ -255,6 +274,8 @@ function show(data, dealt = false) {
   ui.info = ui.games.find((g) => g.slug === data.game);
   ui.clock.set(data.elapsed);
   ui.hint = null;
+  // What was said of the position before (a refusal, a hint) does not belong to this one.
+  if (changed) say('');
   localStorage.setItem('kibitz-last', data.id);
   const url = new URL(location.href);
   url.search = gameQuery(data);
@@ -306,8 +327,20 @@ function showOverlay() {
     : `${p.name} ${dealWords(p)}: the game is over. Undo to try another way, or start again.`) + rating +
     (p.practice ? ' A practice game: it does not count in the statistics.' : '');
   $('overundo').hidden = p.status === 'won';
+  $('overstats').textContent = '';
   $('overlay').hidden = false;
+  if (!p.practice) showOverlayStats(p).catch(() => {});
 }
+
+/** The finished panel's line of the game's statistics, its streak with it (the game just counted). */
+async function showOverlayStats(play) {
+  const data = await api('/api/stats');
+  const row = data.stats.find((r) => r.game === play.game && r.ruleset === play.ruleset);
+  if (row && ui.play && ui.play.id === play.id && !$('overlay').hidden) $('overstats').textContent = `${statsLine(row, gameNames())}.`;
+}
+
+/** Each game's name, by its slug. */
+function gameNames() { return Object.fromEntries(ui.games.map((g) => [g.slug, g.name])); }
 
 /** Whether the analysis mode is on: Hint and the chance to win ask the solver, which sees every card. */
 function isAnalysis() { return $('analysis').checked; }
@@ -393,6 +426,7 @@ function onPointerMove(event) {
   if (!drag || !drag.elements) return;
   const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
   if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+  if (!drag.moved) markTargets($('table'), ui.geometry, ui.play, drag);
   drag.moved = true;
   drag.elements.forEach((e, k) => {
     e.classList.add('dragging');
@@ -480,7 +514,7 @@ function onKey(event) {
   else if (key === 'u') act('undo');
   else if (key === 'r') act('redo');
   else if (key === 'h') askHint();
-  else if (key === 'a') act('autoplay');
+  else if (key === 'a') autoPlay();
   else if (key === 'n') replaceGame(ui.play.game, ui.play.ruleset, null);
   else if (key === 'm') { $('movebox').focus(); }
   else if (key === '?') goTo('help');
@@ -520,6 +554,61 @@ async function practise(play, moves) {
   } catch (error) { say(error.message, 'error'); }
 }
 
+// -- the start page and the deal of the day ----------------------------------------------------
+
+/** The start page: every game with its picture, odds and rules, in the ruleset chosen there. */
+async function showStart() {
+  const data = await api('/api/start');
+  $('startdate').textContent = `Today's deals: ${data.date}`;
+  fillStartPage($('startgames'), data, ui.games, $('startruleset').value, {newDeal: startNewDeal, daily: startDaily});
+}
+
+/** After a game was asked for from the start page: its table, or the reason it was not dealt. */
+function leaveStart(before) {
+  if (ui.play && ui.play.id !== before) { if (ui.page !== 'table') goToGame(); }
+  else if (ui.page === 'start') startNotice($('message').textContent);
+}
+
+/** A new random deal of ``slug`` from the start page (the level chosen above the table). */
+async function startNewDeal(slug, ruleset) {
+  const before = ui.play && ui.play.id;
+  await replaceGame(slug, ruleset, null);
+  leaveStart(before);
+}
+
+/**
+ * The deal of the day of ``slug`` in ``ruleset``: its game in progress, else a new one (a
+ * started game of another deal is given up only once the player says yes, as for a new deal).
+ */
+async function startDaily(slug, ruleset) {
+  if (ui.pending) return;
+  const play = ui.play, before = play && play.id;
+  const same = play && play.daily && play.game === slug && play.ruleset === ruleset && !play.result;
+  if (!same && wouldGiveUp(play)) {
+    if (!await askGiveUp(play)) { say('the game goes on'); return; }
+    try {
+      await api(`/api/play/${play.id}/abandon`, {clock: clockNow()});
+    } catch (error) { say(error.message, 'error'); startNotice(error.message); return; }
+  }
+  try {
+    const data = await api(`/api/games/${slug}/daily`, {ruleset, ...(before ? {leaving: before} : {})});
+    show(data, data.id !== before);
+    say(`${data.name}: ${dealWords(data)}${data.moves ? `, ${data.moves} moves played` : ''}`);
+    $('overlay').hidden = true;
+    $('game').value = data.game; $('ruleset').value = data.ruleset;
+    if (ui.page !== 'table') goToGame();
+  } catch (error) {
+    say(error.message, 'error');
+    if (ui.page === 'start') startNotice(error.message);
+  }
+}
+
+/** The deal of the day's block of the statistics: its streaks. */
+async function showDailyStats() {
+  const data = await api('/api/stats');
+  fillDailyStats($('dailystats'), data.daily, Object.fromEntries(ui.games.map((g) => [g.slug, g.name])));
+}
+
 // -- games, statistics and rules --------------------------------------------------------------
 
 /**
@@ -532,6 +621,7 @@ async function newGame(slug, ruleset, deal, dealt = false, choose = true) {
     const choice = deal || !choose ? {} : dealChoice();
     const body = {ruleset, ...choice};
     if (deal) body.deal = deal;
+    if (ui.play) body.leaving = ui.play.id;   // not kept if no move was played in it
     show(await api(`/api/games/${slug}/new`, body), dealt);
     const asked = choiceWords(choice);
     say(`new game: ${ui.play.name}, ${dealWords(ui.play)}${asked ? ` (${asked})` : ''}`);
@@ -574,55 +664,83 @@ async function openGame(id, restoring = false) {
 }
 
 async function showGamesInProgress() {
+  $('continuenotice').hidden = true;
   const data = await api('/api/play');
-  const names = Object.fromEntries(ui.games.map((g) => [g.slug, g.name]));
-  fillGamesInProgress($('continuetable'), data.games, names, ui.play ? ui.play.id : null, async (id) => {
-    if (ui.play && id === ui.play.id) goToGame();
-    else await openGame(id);
+  fillGamesInProgress($('continuetable'), data.games, gameNames(), ui.play ? ui.play.id : null, {
+    resume: async (id) => {
+      if (ui.play && id === ui.play.id) goToGame();
+      else await openGame(id);
+    },
+    giveUp: giveUpListed,
   });
 }
 
+/** Gives up ``game``, a game of the list of games in progress, once the player says yes. */
+async function giveUpListed(game) {
+  const what = `${gameNames()[game.game] || game.game}, ${dealWords(game)}`;
+  const counts = game.practice ? 'A practice game given up just ends: it never counts.'
+    : 'A game given up counts as lost in the statistics.';
+  const yes = await askFirst({title: 'Give up this game?', yes: 'Give up', no: 'Keep it',
+    text: `${what}: ${game.moves} move${game.moves === 1 ? '' : 's'} played. ${counts}`});
+  if (!yes) return;
+  const here = ui.play && ui.play.id === game.id;
+  try {
+    const data = await api(`/api/play/${encodeURIComponent(game.id)}/abandon`, here ? {clock: clockNow()} : {});
+    if (here) show(data);
+    say(`${what} given up${game.practice ? '' : ': it counts as lost'}`);
+  } catch (error) { say(error.message, 'error'); }
+  await showGamesInProgress();
+}
+
 async function showStats() {
-  const data = await api('/api/stats');
-  const names = Object.fromEntries(ui.games.map((g) => [g.slug, g.name]));
-  const rows = data.stats;
-  const time = (s) => s === null ? '–' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
-  $('statstable').innerHTML = '<tr><th>game</th><th>rules</th><th>played</th><th>won</th><th>win rate</th>' +
-    '<th>streak</th><th>best streak</th><th>best time</th><th>fewest moves</th>' +
-    '<th title="games in which the solver, which sees every card, was asked (analysis mode)">assisted</th>' +
-    '<th title="finished games reviewed">reviewed</th>' +
-    '<th title="the reviewed games\' average accuracy: the share of the winning chance kept, 0 to 100">accuracy</th>' +
-    '<th title="blunders per reviewed game">blunders / game</th>' +
-    '<th title="games lost though the review (the solver, seeing every card) found the deal could be won at the start">' +
-    'could have won</th></tr>' + rows.map((r) =>
-    `<tr><td>${names[r.game] || r.game}</td><td>${r.ruleset}</td><td>${r.played}</td><td>${r.won}</td>` +
-    `<td>${Math.round(r.win_rate * 100)}%</td><td>${r.current_streak}</td><td>${r.best_streak}</td>` +
-    `<td>${time(r.best_time)}</td><td>${r.fewest_moves ?? '–'}</td>` +
-    `<td${r.assisted ? ' class="assisted"' : ''}>${r.assisted}</td><td>${r.reviewed}</td>` +
-    `<td>${r.accuracy === null ? '–' : Math.round(r.accuracy)}</td>` +
-    `<td>${r.blunders_per_game === null ? '–' : r.blunders_per_game.toFixed(1)}</td>` +
-    `<td>${r.reviewed ? r.could_have_won : '–'}</td></tr>`).join('');
-  if (!rows.length) $('statstable').innerHTML = '<tr><td>No finished games yet.</td></tr>';
-  // A bar chart: games played (light) and won (bright) per game and ruleset.
-  const barWidth = 46, chartHeight = 150, most = Math.max(1, ...rows.map((r) => r.played));
-  const bars = rows.map((r, k) => {
-    const x = 30 + k * (barWidth + 14), hp = r.played / most * chartHeight, hw = r.won / most * chartHeight;
-    const label = (names[r.game] || r.game).split(' ').map((w) => w.slice(0, 4)).join(' ');
-    return `<rect x="${x}" y="${10 + chartHeight - hp}" width="${barWidth}" height="${hp}" fill="rgba(255,255,255,.3)"/>` +
-      `<rect x="${x}" y="${10 + chartHeight - hw}" width="${barWidth}" height="${hw}" fill="#69f0ae"/>` +
-      `<text x="${x + barWidth / 2}" y="${chartHeight + 26}" font-size="10" text-anchor="middle" fill="#fff">${label}</text>` +
-      `<text x="${x + barWidth / 2}" y="${chartHeight + 38}" font-size="9" text-anchor="middle" fill="#ddd">${r.ruleset}</text>` +
-      `<text x="${x + barWidth / 2}" y="${8 + chartHeight - hp}" font-size="10" text-anchor="middle" fill="#fff">${r.won}/${r.played}</text>`;
-  }).join('');
-  const width = Math.max(200, 40 + rows.length * (barWidth + 14));
-  $('chart').innerHTML = `<svg viewBox="0 0 ${width} ${chartHeight + 44}" width="${width}" height="${chartHeight + 44}" ` +
-    `role="img" aria-label="games won and played"><line x1="24" y1="${chartHeight + 10}" x2="${width}" y2="${chartHeight + 10}" ` +
-    `stroke="#fff"/>${bars}</svg><p>Light bars: games played; green: games won.</p>`;
-  $('recent').innerHTML = data.recent.slice().reverse().map((r) =>
-    `<span class="dot ${r.result}${r.assisted ? ' assisted' : ''}" title="${names[r.game] || r.game} #${r.deal}: ` +
-    `${r.result} in ${r.moves} moves${r.assisted ? ', assisted (the solver, which sees every card, was asked)' : ''}"></span>`).join('') ||
-    'None yet.';
-  $('recentnote').hidden = !data.recent.some((r) => r.assisted);
+  fillStatistics(await api('/api/stats'), gameNames(), openRecent);
+}
+
+/** Shows a recent game on the table (its end), and its review when ``review``. */
+async function openRecent(id, review) {
+  if (!(ui.play && ui.play.id === id) && !await openGame(id)) return;
+  goToGame();
+  if (review) openReview();
+}
+
+/** Resets the statistics once the player says yes. */
+async function resetStats() {
+  const yes = await askFirst({title: 'Reset the statistics?', yes: 'Reset the statistics', no: 'Keep them',
+    text: 'Every result is deleted: the games played and won, the streaks, best times, reviews\' figures, the ' +
+      'recent games and the days won of the deal of the day. The games themselves stay, and a game in ' +
+      'progress counts when it ends. This cannot be undone.'});
+  if (!yes) return;
+  try {
+    const data = await api('/api/stats/reset', {});
+    say(`the statistics are reset (${data.removed} result${data.removed === 1 ? '' : 's'} deleted)`);
+  } catch (error) { say(error.message, 'error'); }
+  if (ui.page === 'stats') {
+    await showStats();
+    await showDailyStats();
+  }
+}
+
+/** Downloads the record of the game on the table, or says why it cannot yet. */
+function saveRecord() {
+  const why = whyNotSaved(ui.play);
+  if (why) { say(why, 'error'); return; }
+  downloadRecord(ui.play);
+  say(`the record of ${ui.play.name}, ${dealWords(ui.play)} is downloaded (${ui.play.moves} moves); Open resumes it`);
+}
+
+/** Opens the record file the player chose: its game on the table, or the reason it is refused. */
+async function openRecordFile(file) {
+  try {
+    const data = await api('/api/records', await openingBody(file, ui.play && ui.play.id));
+    show(data);
+    $('game').value = data.game; $('ruleset').value = data.ruleset;
+    if (ui.page !== 'table') goToGame();
+    say(openedWords(file.name, data, dealWords(data)));
+  } catch (error) {
+    say(error.message, 'error');
+    // The line above the table is not in sight on the page of the games in progress.
+    if (ui.page === 'continue') { $('continuenotice').textContent = error.message; $('continuenotice').hidden = false; }
+  }
 }
 
 /** A page of the player, as a new entry of the browser's history: ``help``, ``stats``, ``rules/slug``, ``continue``. */
@@ -653,13 +771,14 @@ async function showRules(slug) {
   $('commontext').innerHTML = data.common;
 }
 
-const PAGES = ['stats', 'rules', 'continue'];
+const PAGES = ['start', 'stats', 'rules', 'continue'];
 
 function route() {
   ui.handled = location.href;
   const hash = location.hash.slice(1);
   const [name, arg] = hash.split('/');
-  const page = PAGES.includes(name) || name === 'help' ? name : 'table';
+  // With no game to show, the table's place is taken by the start page.
+  const page = PAGES.includes(name) || name === 'help' ? name : ui.play ? 'table' : 'start';
   const left = ui.page !== page;
   ui.page = page;
   $('play').hidden = PAGES.includes(page);
@@ -667,6 +786,10 @@ function route() {
   for (const section of PAGES) $(section).hidden = page !== section;
   if ($('play').hidden) { $('overlay').hidden = true; review.close(); }
   if (page === 'stats') showStats().catch((e) => say(e.message, 'error'));
+  if (page === 'stats') showDailyStats().catch((e) => say(e.message, 'error'));
+  if (page === 'start') showStart().catch((e) => startNotice(e.message));
+  else startNotice('');
+  for (const back of document.querySelectorAll('.togame')) back.hidden = !ui.play;
   if (page === 'rules') showRules(arg || (ui.play ? ui.play.game : ui.games[0].slug)).catch((e) => say(e.message, 'error'));
   if (page === 'continue') showGamesInProgress().catch((e) => say(e.message, 'error'));
   if (page === 'help' && !$('help').open) $('help').showModal();
@@ -693,38 +816,50 @@ async function start() {
   }
   $('ruleset').innerHTML = data.rulesets.map((r) => `<option value="${r}">${r} rules</option>`).join('');
   const params = new URLSearchParams(location.search);
-  const last = params.get('id') || params.get('game') ? null : localStorage.getItem('kibitz-last');
+  const wanted = params.get('game');
+  const last = params.get('id') || wanted ? null : localStorage.getItem('kibitz-last');
   const id = params.get('id') || last;
-  let resumed = false, previous = null;
+  // The page the address names; the start page for a first visit, after a finished game and
+  // for a link that opens no game (with the reason).
+  let landing = location.hash.slice(1).split('/')[0];
+  let notice = '';
   if (id) {
     try {
       const play = await api(`/api/play/${encodeURIComponent(id)}`);
-      previous = play;
-      // The game this browser played last comes back only while it goes on; a finished
-      // one is followed by a new deal of the same game.
-      // (A random deal's address names no deal until its game ends.)
-      if ((!params.get('game') || (play.game === params.get('game') && (play.deal === params.get('deal') ||
-          (play.random_deal && params.get('deal') === null)))) &&
-          !(id === last && play.status !== 'playing')) {
-        show(play); resumed = true;
+      // The game this browser played last comes back while it goes on; a finished one leaves
+      // the player on the start page. (A random deal's address names no deal until its game ends.)
+      if (!wanted || (play.game === wanted && (play.deal === params.get('deal') ||
+          (play.random_deal && params.get('deal') === null)))) {
+        show(play);
+        if (id === last && play.status !== 'playing') landing = landing || 'start';
       }
-    } catch (error) { /* an unknown game: start a new one below */ }
-  }
-  if (!resumed) {
-    const wanted = params.get('game') || (previous && previous.game);
-    const slug = ui.games.some((g) => g.slug === wanted) ? wanted : ui.games[0].slug;
-    const ruleset = params.get('ruleset') || (previous && previous.ruleset) || 'standard';
-    // No rated deal meets the choice for this game: any deal, and the refusal stays in view.
-    const refused = await newGame(slug, ruleset, params.get('deal'));
-    if (refused && !ui.play && !params.get('deal') && await newGame(slug, ruleset, null, false, false) === null) {
-      say(`${refused}; here is a deal of any level`, 'error');
+    } catch (error) {
+      if (params.get('id')) notice = `This link's game cannot be opened: ${error.message}.`;
     }
   }
+  if (!ui.play && wanted) {
+    const ruleset = params.get('ruleset') || 'standard';
+    // No rated deal meets the choice for this game: any deal, and the refusal stays in view.
+    const refused = await newGame(wanted, ruleset, params.get('deal'));
+    if (refused && !ui.play && !params.get('deal') && await newGame(wanted, ruleset, null, false, false) === null) {
+      say(`${refused}; here is a deal of any level`, 'error');
+    }
+    if (!ui.play) notice = `This link opens no game: ${refused}.`;
+  }
+  const kept = localStorage.getItem('kibitz-last');
+  if (notice && kept) {   // the game played last stays a click away
+    try { show(await api(`/api/play/${encodeURIComponent(kept)}`)); } catch { /* gone: none */ }
+  }
+  if (notice || !ui.play) landing = 'start';
+  if (notice) history.replaceState(null, '', `${location.pathname}${ui.play ? `?${gameQuery(ui.play)}` : ''}#start`);
+  else if (landing === 'start' && location.hash !== '#start') history.replaceState(null, '', '#start');
+  startNotice(notice);
   if (ui.play) { $('game').value = ui.play.game; $('ruleset').value = ui.play.ruleset; }
   route();
 }
 
 function bind() {
+  bindMenu();
   const table = $('table');
   table.addEventListener('pointerdown', onPointerDown);
   table.addEventListener('pointermove', onPointerMove);
@@ -762,7 +897,7 @@ function bind() {
   $('redo').onclick = () => act('redo');
   $('restart').onclick = () => act('restart');
   $('hint').onclick = askHint;
-  $('auto').onclick = async () => { const d = await act('autoplay'); if (d) say(d.played.length ? `auto-played ${d.played.join(' ')}` : 'no safe move to play'); };
+  $('auto').onclick = autoPlay;
   $('chance').onchange = () => { if ($('chance').checked && ui.play) checkChance(); else showVerdict(''); };
   $('analysis').onchange = () => {
     ui.hint = null;
@@ -779,13 +914,22 @@ function bind() {
   };
   $('rulesgame').onchange = () => { history.replaceState(history.state, '', `#rules/${$('rulesgame').value}`); route(); };
   $('ruleslink').onclick = (event) => { event.preventDefault(); goTo(`rules/${ui.play ? ui.play.game : ''}`); };
-  $('home').onclick = (event) => { event.preventDefault(); goToGame(); };
+  for (const link of [$('home'), $('startlink')]) link.onclick = (event) => { event.preventDefault(); goTo('start'); };
+  $('startruleset').onchange = () => { if (ui.page === 'start') showStart().catch((e) => startNotice(e.message)); };
   $('overnew').onclick = () => replaceGame(ui.play.game, ui.play.ruleset, null);
   $('overagain').onclick = () => replaceGame(ui.play.game, ui.play.ruleset, ui.play.deal);
   $('overundo').onclick = () => { $('overlay').hidden = true; act('undo'); };
   $('overclose').onclick = () => { $('overlay').hidden = true; };
   $('overreview').onclick = () => { $('overlay').hidden = true; openReview(); };
   $('reviewbutton').onclick = openReview;
+  $('save').onclick = saveRecord;
+  for (const button of document.querySelectorAll('.openrecord')) button.onclick = () => $('openfile').click();
+  $('openfile').onchange = () => {
+    const file = $('openfile').files[0];
+    $('openfile').value = '';
+    if (file) openRecordFile(file);
+  };
+  $('resetstats').onclick = resetStats;
   setInterval(() => { if (ui.play && ui.play.status === 'playing' && !$('play').hidden) updateInfo(); }, 1000);
 }
 

@@ -82,9 +82,9 @@ export function verdictOf(data) {
   return {text: `chance to win: ${chanceWords(data.chance)}`, kind: '', title: CHANCE_MEANING};
 }
 
-/** What ``/hint`` answered, as the message above the table: {text, kind}. */
+/** What ``/hint`` answered, as the message above the table: {text, kind}. The move in the
+ * server's words ("the 7♠ from reserve 1 onto the 8♥ in tableau 4"), never in notation. */
 export function hintOf(data) {
-  const move = data.hint === 'deal' ? 'deal from the stock' : data.hint;
-  if (data.peek) return {text: `${ANALYSIS_LABEL}: ${data.hint ? move : 'no winning line found'}`, kind: 'analysis'};
-  return {text: data.hint ? `hint: ${move} (${data.reason})` : data.message, kind: 'hint'};
+  if (data.peek) return {text: `${ANALYSIS_LABEL}: ${data.hint ? data.words : 'no winning line found'}`, kind: 'analysis'};
+  return {text: data.hint ? `hint: ${data.words} (${data.reason})` : data.message, kind: 'hint'};
 }

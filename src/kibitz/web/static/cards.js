@@ -21,8 +21,12 @@ const BLACK = '#1b1b1b';
 // The four-colour deck, for players who tell red from black poorly: clubs green, diamonds blue.
 const FOUR_COLOURS = {C: '#1b7a2f', S: BLACK, H: RED, D: '#1456b8'};
 
-/** The part of a card's length (along its pile's fan) that its index needs uncovered. */
-export const INDEX_STRIP = {down: 0.26, right: 0.33};
+/**
+ * The part of a card's length (along its pile's fan) that its index needs uncovered: the
+ * whole index, the rank's font box (a J's or a Q's tail below the line included) and the
+ * suit, with a little room to spare.
+ */
+export const INDEX_STRIP = {down: 0.28, right: 0.34};
 
 let fourColours = false;
 

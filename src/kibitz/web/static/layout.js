@@ -7,7 +7,9 @@
 //   - the declared table fits the room, and
 //   - every pile that may grow past its declared room (one whose room reaches the table's
 //     bottom or right edge: nothing lies beyond it) fits, its cards fanned as closely as
-//     the rule below allows, before the room's edge.
+//     the rule below allows, before the room's edge: the cards it holds, or the most it may
+//     hold before the round ends, as the view foresees (sizing.js keeps that size for the
+//     whole round, so that no card moves or shrinks as the piles grow).
 // Within its room a fan spreads its cards at their usual steps; when they do not fit, the
 // face-down cards close up first (to a sliver), then the face-up ones, down to the strip
 // their index needs (INDEX_STRIP) and no closer. A pile that needs more than that gets it
@@ -27,10 +29,10 @@ const MAX_CARD = 150;
 const EDGE = 1e-6;          // slack when telling whether a pile's room reaches the table's edge
 
 // Steps between a card and the next one of a fan, as parts of the card's length along the fan:
-// usual, and closest.
+// usual, roomiest (a pile with room to spare for all it may get this round) and closest.
 const STEPS = {
-  down: {faceUp: 0.3, faceUpMin: INDEX_STRIP.down, faceDown: 0.14, faceDownMin: 0.05},
-  right: {faceUp: 0.42, faceUpMin: INDEX_STRIP.right, faceDown: 0.16, faceDownMin: 0.06},
+  down: {faceUp: 0.3, faceUpRoomy: 0.4, faceUpMin: INDEX_STRIP.down, faceDown: 0.14, faceDownMin: 0.05},
+  right: {faceUp: 0.42, faceUpRoomy: 0.5, faceUpMin: INDEX_STRIP.right, faceDown: 0.16, faceDownMin: 0.06},
 };
 
 /** The cards of a pile that show: the top one of a squared pile, all of a fanned one. */
@@ -47,12 +49,17 @@ function countFaces(shown) {
  * The steps between the ``shown`` cards of a ``fan`` in ``room`` pixels along it, for cards of
  * ``length`` pixels along it: usual steps when they fit, else face-down cards closer, then
  * face-up ones, never closer than their index needs (the pile then overflows its room).
+ * ``foreseen``: the most cards the pile may hold this round, when known; a room that holds
+ * that many at more than the usual step spreads the face-up cards wider (up to the roomiest
+ * step), the same for the whole round.
  */
-export function fanSteps(shown, fan, length, room) {
+export function fanSteps(shown, fan, length, room, foreseen = 0) {
   const steps = STEPS[fan];
   const {up, down} = countFaces(shown);
   const spare = room - length;
   let faceUp = steps.faceUp, faceDown = steps.faceDown;
+  const planned = Math.max(foreseen, shown.length) - 1;   // the steps the room must hold this round
+  if (foreseen && planned > 0) faceUp = Math.max(faceUp, Math.min(steps.faceUpRoomy, spare / length / planned));
   if ((up * faceUp + down * faceDown) * length > spare) {
     faceDown = down ? Math.max(steps.faceDownMin, (spare / length - up * faceUp) / down) : faceDown;
     if ((up * faceUp + down * faceDown) * length > spare && up) {
@@ -64,12 +71,14 @@ export function fanSteps(shown, fan, length, room) {
 
 /**
  * The layout of a table: ``table`` as /api/games declares it, ``piles`` the view's piles
- * (name -> cards bottom first, null when face down), in ``width`` x ``height`` pixels.
+ * (name -> cards bottom first, null when face down), in ``width`` x ``height`` pixels, with
+ * cards ``cardWidth`` wide (by default the largest at which these piles fit: cardSize);
+ * ``longest``: the most cards each pile that may grow past its room may hold this round
+ * (pile name -> cards), whose fans then spread into the room they will not need.
  * Returns the card size, the table's size, every slot (with the box where a card may be
  * dropped on it) and every card shown, with its place and stacking order.
  */
-export function layOut(table, piles, width, height) {
-  const cardWidth = cardSize(table, piles, width, height);
+export function layOut(table, piles, width, height, cardWidth = cardSize(table, piles, width, height), longest = {}) {
   const cardHeight = cardWidth * RATIO;
   const gap = GAP * cardWidth;
   const pitchX = cardWidth + gap, pitchY = cardHeight + gap + LABEL;
@@ -84,13 +93,13 @@ export function layOut(table, piles, width, height) {
     if (place.fan === 'down') {
       const declared = y + (place.room - 1) * pitchY + cardHeight;
       const grows = place.row + place.room >= table.rows - EDGE;
-      steps = fanSteps(shown, 'down', cardHeight, grows ? height - gap - y : declared - y);
+      steps = fanSteps(shown, 'down', cardHeight, grows ? height - gap - y : declared - y, grows ? longest[place.pile] : 0);
       const end = y + cardHeight + sum(steps);
       box.bottom = Math.max(end, grows ? Math.min(declared, height - gap) : declared);
     } else if (place.fan === 'right') {
       const declared = x + (place.room - 1) * pitchX + cardWidth;
       const grows = place.column + place.room >= table.columns - EDGE;
-      steps = fanSteps(shown, 'right', cardWidth, grows ? width - gap - x : declared - x);
+      steps = fanSteps(shown, 'right', cardWidth, grows ? width - gap - x : declared - x, grows ? longest[place.pile] : 0);
       const end = x + cardWidth + sum(steps);
       box.right = Math.max(end, grows ? Math.min(declared, width - gap) : declared);
     }
@@ -113,11 +122,13 @@ function sum(values) { return values.reduce((a, b) => a + b, 0); }
 /**
  * The card width. Every length on the table is ``a * cardWidth + b``; each that must fit
  * gives a bound ``(limit - b) / a``. Hard bounds: every pile's box, except that a pile that
- * may grow past its room counts only its cards, fanned as closely as allowed. Soft bound:
- * the declared table, growing piles' whole rooms included (the card size then stays the
- * same while they grow); it yields when it would make cards narrower than COMFORTABLE.
+ * may grow past its room counts only its cards, fanned as closely as allowed: the cards it
+ * holds, or, when more, the ``longest`` it may get (pile name -> cards, as the view foresees
+ * them for the round; all counted face up, since a face-down card may turn). Soft bound: the
+ * declared table, growing piles' whole rooms included; it yields when it would make cards
+ * narrower than COMFORTABLE.
  */
-function cardSize(table, piles, width, height) {
+export function cardSize(table, piles, width, height, longest = {}) {
   const across = (columns) => width / (GAP + columns * (1 + GAP));
   const down = (rows) => (height - rows * LABEL) / (rows * (RATIO + GAP));
   const soft = Math.min(across(table.columns), down(table.rows));
@@ -130,7 +141,8 @@ function cardSize(table, piles, width, height) {
     if (!growsDown && !growsRight) continue;
     const steps = STEPS[place.fan];
     const {up, down: faceDown} = countFaces(shownCards(place, piles[place.pile] || []));
-    const length = 1 + up * steps.faceUpMin + faceDown * steps.faceDownMin;   // in card lengths
+    const foreseen = Math.max(0, (longest[place.pile] || 0) - 1) * steps.faceUpMin;
+    const length = 1 + Math.max(up * steps.faceUpMin + faceDown * steps.faceDownMin, foreseen);   // in card lengths
     if (growsDown) {
       // its top (LABEL + row * pitchY) + the fan + a gap below it
       hard.push((height - LABEL - place.row * LABEL) / (place.row * (RATIO + GAP) + length * RATIO + GAP));

@@ -1,6 +1,9 @@
 // The player's session around the games: settings kept in the browser, the question before
 // a started game is given up, and the list of games in progress to go back to.
 
+import {formatClock} from './clock.js';
+import {gameName} from './stats.js';
+
 const $ = (id) => document.getElementById(id);
 
 // -- settings ---------------------------------------------------------------------------------
@@ -10,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 export const SETTINGS = {autoplay: false, chance: false, autofinish: false, animate: true, winnable: false};
 
 /** The choices kept between visits (id of a select -> its value when never set). */
-export const CHOICES = {level: 'any'};
+export const CHOICES = {level: 'any', startruleset: 'standard'};
 
 const settingKey = (id) => `kibitz-setting-${id}`;
 
@@ -90,9 +93,12 @@ export function unmetWords(name, ruleset, choice) {
     'choose another level, or Any';
 }
 
-/** A game's deal in words: "deal #42", or "a random deal" while its number is withheld. */
+/** A game's deal in words: "deal #42", or "a random deal" while its number is withheld; a deal
+ * of the day says its date. */
 export function dealWords(play) {
-  return play.deal === null ? 'a random deal' : `deal #${play.deal}`;
+  const number = play.deal === null ? '' : `deal #${play.deal}`;
+  if (play.daily) return `${number ? `${number}, ` : ''}the deal of the day (${play.daily})`;
+  return number || 'a random deal';
 }
 
 // -- giving a game up -----------------------------------------------------------------------
@@ -145,11 +151,12 @@ export function timeAgo(seconds, now = Date.now() / 1000) {
 }
 
 /**
- * Fills ``table`` with the games in progress (``/api/play``'s list): game, rules, deal, moves,
- * when last played, and a button that resumes each (``resume(id)``). ``names``: slug -> name;
- * ``current``: the id of the game on the table.
+ * Fills ``table`` with the games in progress (``/api/play``'s list): game, deal, moves, time of
+ * active play, when last played, a button that resumes each (``resume(id)``) and one that gives
+ * it up (``giveUp(game)``, which asks first). ``names``: slug -> name; ``current``: the id of the
+ * game on the table.
  */
-export function fillGamesInProgress(table, games, names, current, resume) {
+export function fillGamesInProgress(table, games, names, current, {resume, giveUp}) {
   table.replaceChildren();
   if (!games.length) {
     const row = table.insertRow();
@@ -157,28 +164,39 @@ export function fillGamesInProgress(table, games, names, current, resume) {
     return;
   }
   const head = table.createTHead().insertRow();
-  for (const title of ['game', 'rules', 'deal', 'moves', 'last played', '']) {
+  for (const title of ['game', 'deal', 'moves', 'time', 'last played', '']) {
     const cell = document.createElement('th');
     cell.textContent = title;
+    cell.scope = 'col';
+    if (title === 'time') cell.title = 'time of active play';
     head.append(cell);
   }
   const body = table.createTBody();
   for (const game of games) {
     const row = body.insertRow();
     row.dataset.id = game.id;
-    const name = names[game.game] || game.game;
+    const name = gameName(names, game.game, game.ruleset);
     const deal = (game.deal === null ? 'random' : `#${game.deal}`) + (game.practice ? ' (practice)' : '');
-    for (const text of [name, game.ruleset, deal, String(game.moves)]) row.insertCell().textContent = text;
+    for (const text of [name, deal, String(game.moves), formatClock(game.seconds)]) row.insertCell().textContent = text;
     const when = row.insertCell();
     when.textContent = timeAgo(game.updated);
     when.title = new Date(game.updated * 1000).toLocaleString();
     const button = document.createElement('button');
     button.type = 'button';
     const here = game.id === current;
+    const what = `${game.practice ? 'practice of ' : ''}${name}, ${dealWords(game)}`;
     button.textContent = here ? 'On the table' : 'Resume';
-    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${game.practice ? 'practice of ' : ''}${name}, ` +
-      dealWords(game));
+    button.setAttribute('aria-label', `${here ? 'back to' : 'resume'} ${what}`);
     button.onclick = () => resume(game.id);
-    row.insertCell().append(button);
+    const quit = document.createElement('button');
+    quit.type = 'button';
+    quit.className = 'giveup';
+    quit.textContent = 'Give up';
+    quit.setAttribute('aria-label', `give up ${what}`);
+    quit.title = game.practice ? 'end this practice game (it never counts)' : 'give this game up: it counts as lost';
+    quit.onclick = () => giveUp(game);
+    const actions = row.insertCell();
+    actions.className = 'links';
+    actions.append(button, ' ', quit);
   }
 }

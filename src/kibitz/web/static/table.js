@@ -2,6 +2,7 @@
 // and the cards, each an element named for players and tests alike ("queen of hearts").
 
 import {cardBack, cardFace, cardName, suitShape} from './cards.js';
+import {rankText} from './speech.js';
 
 const px = (value) => `${Math.round(value * 100) / 100}px`;
 
@@ -9,7 +10,7 @@ const px = (value) => `${Math.round(value * 100) / 100}px`;
 function slotContent(spec, play) {
   if (spec.kind === 'foundation' && spec.foundation) {
     const f = spec.foundation;
-    const first = f.first || play.base || '';
+    const first = rankText(f.first || play.base || '');
     return `<span>${first}</span>` + `<svg viewBox="0 0 100 100">${suitShape(f.suit, 0, 0, 100, '#fff')}</svg>` +
       (f.step < 0 ? '<span>↓</span>' : '');
   }
