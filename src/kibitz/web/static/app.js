@@ -5,7 +5,8 @@ import {layOut} from './layout.js';
 import {RoundSize} from './sizing.js';
 import {bindMenu} from './menu.js';
 import {markTargets} from './targets.js';
-import {legalMoves, moveText, movesOf, parseMove} from './moves.js';
+import {moveText, movesOf, parseMove} from './moves.js';
+import {onKey, onPointerDown, onPointerMove, onPointerUp} from './input.js';
 import {drawTable} from './table.js';
 import {ActiveClock, formatClock} from './clock.js';
 import {celebrate, glide, prefersReducedMotion, remember, skip} from './motion.js';
@@ -388,140 +389,6 @@ async function askHint() {
   } catch (error) { say(error.message, 'error'); }
 }
 
-// -- pointer play -------------------------------------------------------------------------
-
-function pileAt(x, y) {
-  const box = $('table').getBoundingClientRect();
-  const px = x - box.left, py = y - box.top;
-  for (const [name, g] of Object.entries(ui.geometry)) {
-    if (px >= g.x && px <= g.right && py >= g.y && py <= g.bottom) return name;
-  }
-  return null;
-}
-
-const DOUBLE_CLICK_MS = 400;
-
-function onPointerDown(event) {
-  if (event.button !== 0 || ui.pending || ui.shown) return;
-  const element = event.target.closest('.card, .slot');
-  if (!element) return;
-  const pile = element.dataset.pile;
-  if (pile === 's') { if (!event.target.closest('.card') || true) { ui.drag = {click: 's'}; } return; }
-  const index = +element.dataset.index;
-  if (!element.classList.contains('card') || !element.classList.contains('movable')) {
-    // A target for the card picked up; with none picked up, a card that cannot move.
-    ui.drag = {target: pile, x: event.clientX, y: event.clientY, stuck: element.classList.contains('card') ? index : null};
-    return;
-  }
-  const single = movesOf(ui.play, pile, index).some((m) => m.pos === index) || pile[0] === 'r' && index < ui.play.piles[pile].length - 1;
-  const elements = [...document.querySelectorAll(`.card[data-pile="${pile}"]`)]
-    .filter((e) => single ? +e.dataset.index === index : +e.dataset.index >= index);
-  ui.drag = {pile, index, single, elements, x: event.clientX, y: event.clientY, moved: false,
-    origin: elements.map((e) => [parseFloat(e.style.left), parseFloat(e.style.top)])};
-  $('table').setPointerCapture(event.pointerId);
-}
-
-function onPointerMove(event) {
-  const drag = ui.drag;
-  if (!drag || !drag.elements) return;
-  const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
-  if (!drag.moved && Math.hypot(dx, dy) < 6) return;
-  if (!drag.moved) markTargets($('table'), ui.geometry, ui.play, drag);
-  drag.moved = true;
-  drag.elements.forEach((e, k) => {
-    e.classList.add('dragging');
-    e.style.left = `${drag.origin[k][0] + dx}px`; e.style.top = `${drag.origin[k][1] + dy}px`;
-    e.style.zIndex = 1000 + k;
-  });
-}
-
-function onPointerUp(event) {
-  const drag = ui.drag;
-  ui.drag = null;
-  if (!drag) return;
-  if (drag.click === 's') { ui.selected = null; dealStock(); return; }
-  if (!ui.selected && drag.stuck !== undefined && drag.stuck !== null) { explain(drag.target, drag.stuck); return; }
-  const cannotMove = drag.elements && !movesOf(ui.play, drag.pile, drag.index).length;
-  if (drag.elements && drag.moved) {
-    const target = pileAt(event.clientX, event.clientY);
-    if (target && target !== drag.pile) tryMove(drag.pile, drag.index, target);
-    else { render(); if (cannotMove) explain(drag.pile, drag.index); }
-    return;
-  }
-  if (cannotMove && !ui.selected) { ui.lastClick = null; explain(drag.pile, drag.index); return; }
-  // A click; a second click on the same card soon after is a double click, which sends the
-  // card to a foundation (detected here: each click redraws the table, so the browser's own
-  // dblclick event does not reach the card).
-  const now = performance.now();
-  const last = ui.lastClick;
-  ui.lastClick = drag.elements ? {pile: drag.pile, index: drag.index, time: now} : null;
-  if (drag.elements && last && last.pile === drag.pile && last.index === drag.index && now - last.time < DOUBLE_CLICK_MS) {
-    ui.lastClick = null;
-    ui.selected = null;
-    toFoundation(drag.pile, drag.index);
-    return;
-  }
-  const pile = drag.pile || drag.target;
-  if (ui.selected) {
-    const selected = ui.selected;
-    if (pile && pile !== selected.pile) { tryMove(selected.pile, selected.index, pile); return; }
-    ui.selected = null;
-    if (drag.pile === selected.pile && drag.index === selected.index) { render(); return; }
-  }
-  if (drag.elements) ui.selected = {pile: drag.pile, index: drag.index, single: drag.single};
-  render();
-}
-
-// -- keyboard play --------------------------------------------------------------------------
-
-function onKey(event) {
-  if (event.target.closest('input, select, textarea, dialog, #review') || !ui.play || ui.page !== 'table') return;
-  if (ui.shown) {   // a position of the review: read-only
-    if (event.key === 'Escape') { event.preventDefault(); review.backToGame(); }
-    return;
-  }
-  const names = pileOrder();
-  const key = event.key;
-  const ctrl = event.ctrlKey || event.metaKey;
-  const current = names[ui.cursor % names.length];
-  let handled = true;
-  if (ctrl && key.toLowerCase() === 'z') act(event.shiftKey ? 'redo' : 'undo');
-  else if (ctrl && key.toLowerCase() === 'y') act('redo');
-  else if (ctrl || event.altKey) handled = false;
-  else if (key === 'ArrowRight' || key === 'ArrowLeft') {
-    ui.cursor = (ui.cursor + (key === 'ArrowRight' ? 1 : names.length - 1)) % names.length; render();
-  } else if ((key === 'ArrowUp' || key === 'ArrowDown') && ui.selected && !ui.selected.single) {
-    const pile = ui.play.piles[ui.selected.pile];
-    const index = ui.selected.index + (key === 'ArrowUp' ? -1 : 1);
-    if (index >= 0 && index < pile.length && pile[index] !== null) ui.selected.index = index;
-    render();
-  } else if (key === 'Enter') {
-    if (current === 's') dealStock();
-    else if (ui.selected) tryMove(ui.selected.pile, ui.selected.index, current);
-    else {
-      const pile = ui.play.piles[current];
-      const top = pile.length - 1;
-      // A pile none of whose cards can move says why; else its top card is picked up (the
-      // arrows then take more of its run).
-      if (pile.length && !legalMoves(ui.play).some((m) => m.src === current)) explain(current, top);
-      else if (pile.length && pile[top] !== null) { ui.selected = {pile: current, index: top, single: false}; render(); }
-    }
-  } else if (key === 'Escape') { ui.selected = null; ui.hint = null; render(); }
-  else if (key === 'f') {
-    if (ui.selected) toFoundation(ui.selected.pile, ui.selected.index);
-    else if (ui.play.piles[current].length) toFoundation(current, ui.play.piles[current].length - 1);
-  } else if (key === 'd' || key === ' ') dealStock();
-  else if (key === 'u') act('undo');
-  else if (key === 'r') act('redo');
-  else if (key === 'h') askHint();
-  else if (key === 'a') autoPlay();
-  else if (key === 'n') replaceGame(ui.play.game, ui.play.ruleset, null);
-  else if (key === 'm') { $('movebox').focus(); }
-  else if (key === '?') goTo('help');
-  else handled = false;
-  if (handled) event.preventDefault();
-}
-
 // -- the review ------------------------------------------------------------------------------
 
 const review = new ReviewPanel({
@@ -861,11 +728,13 @@ async function start() {
 function bind() {
   bindMenu();
   const table = $('table');
-  table.addEventListener('pointerdown', onPointerDown);
-  table.addEventListener('pointermove', onPointerMove);
-  table.addEventListener('pointerup', onPointerUp);
+  const player = {ui, render, tryMove, toFoundation, dealStock, explain, act, askHint, autoPlay, replaceGame, goTo,
+    pileOrder, backToGame: () => review.backToGame()};
+  table.addEventListener('pointerdown', (event) => onPointerDown(player, event));
+  table.addEventListener('pointermove', (event) => onPointerMove(player, event));
+  table.addEventListener('pointerup', (event) => onPointerUp(player, event));
   table.addEventListener('pointercancel', () => { ui.drag = null; render(); });
-  document.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', (event) => onKey(player, event));
   // A resize or a rotation lays the table out again, and so does a change of the room left
   // for it (the lines above it wrapping).
   // (In the next frame: drawing within the observer's callback could resize what it observes.)
