@@ -125,7 +125,7 @@ def test_the_analysis_mode_is_labelled_and_marks_the_game_assisted(page: Page, s
     page.locator("#giveup").get_by_role("button", name="Give up and deal anew").click()
     wait_moves(page, 0)
     expect(page.locator("#assisted")).to_be_hidden()
-    page.get_by_role("link", name="Statistics").click()
+    page.get_by_role("link", name="Statistics", exact=True).click()
     row = page.locator("#statstable tr", has_text="Cicely")
     expect(row.locator("td.assisted")).to_have_text("1")
     expect(page.locator("#recent tbody tr", has_text="Cicely").locator("td.assisted")).to_have_text("assisted")
@@ -148,7 +148,7 @@ def test_a_random_deal_shows_its_number_only_when_the_game_ends(page: Page, serv
     rng = random.Random(5)
     type_move(page, rng.choice(view["legal"]))
     seen.append(page.locator("#info").inner_text())
-    page.get_by_role("link", name="Continue").click()
+    page.get_by_role("link", name="Continue", exact=True).click()
     row = page.locator("#continuetable tbody tr").first
     expect(row).to_contain_text("random")
     seen.append(page.locator("#continue").inner_text())

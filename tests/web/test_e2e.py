@@ -218,7 +218,7 @@ def test_win_a_whole_game_and_see_it_in_the_statistics(page: Page, server: str) 
 
     page.locator("#overclose").click()
     expect(page.locator("#overlay")).to_be_hidden()
-    page.get_by_role("link", name="Statistics").click()
+    page.get_by_role("link", name="Statistics", exact=True).click()
     expect(page.locator("#stats")).to_be_visible()
     row = page.locator("#statstable tr", has_text="Parisienne")
     expect(row).to_have_count(1)

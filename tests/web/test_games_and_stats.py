@@ -44,7 +44,7 @@ def test_continue_lists_no_untouched_game_and_gives_a_game_up(page: Page, server
     type_move(page, state(page)["legal"][0])
     played = game_id(page)
     open_game(page, server, "kingsdown-eights", 32)
-    page.get_by_role("link", name="Continue").click()
+    page.get_by_role("link", name="Continue", exact=True).click()
     table = page.locator("#continuetable")
     expect(table.locator(f'tr[data-id="{played}"]')).to_be_visible()
     expect(table.locator(f'tr[data-id="{game_id(page)}"]')).to_have_count(0)   # on the table, untouched
@@ -87,7 +87,7 @@ def test_the_statistics_and_the_finished_panel(page: Page, server: str) -> None:
         "Napoleon's Flank (PySolFC's rules): won 1 of 1 (100%), streak 1, best streak 1.")
     page.locator("#overclose").click()
 
-    page.get_by_role("link", name="Statistics").click()
+    page.get_by_role("link", name="Statistics", exact=True).click()
     stats = page.locator("#stats")
     expect(stats.locator("#chart .legend")).to_have_text(re.compile(r"games played\s+games won"))
     names = stats.locator("#chart .barname").all_inner_texts()
@@ -109,7 +109,7 @@ def test_the_statistics_and_the_finished_panel(page: Page, server: str) -> None:
     assert game_id(page) == view["id"] and state(page)["status"] == "won"
 
     # The reset asks first; "Keep them" keeps them.
-    page.get_by_role("link", name="Statistics").click()
+    page.get_by_role("link", name="Statistics", exact=True).click()
     page.locator("#resetstats").click()
     dialog = page.locator("#confirm")
     expect(dialog).to_contain_text("Every result is deleted")
@@ -153,6 +153,6 @@ def test_a_saved_game_opens_again_and_a_broken_record_is_refused(page: Page, ser
     expect(page.locator("#message")).to_have_text(
         "broken.kibitz: line 11: checksum does not match; the record was changed after saving")
     assert game_id(page) == after["id"]
-    page.get_by_role("link", name="Continue").click()
+    page.get_by_role("link", name="Continue", exact=True).click()
     page.locator("#openfile").set_input_files({"name": "photo.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n"})
     expect(page.locator("#continuenotice")).to_have_text("photo.png: not a text file (byte 0 is not UTF-8)")

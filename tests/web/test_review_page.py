@@ -120,7 +120,7 @@ def test_try_from_here_starts_a_practice_game_that_never_counts(page: Page, serv
     expect(page.locator("#overtext")).to_contain_text("practice game: it does not count")
 
     page.get_by_role("button", name="Look at the table").click()
-    page.get_by_role("link", name="Statistics").click()
+    page.get_by_role("link", name="Statistics", exact=True).click()
     row = page.locator("#statstable tr", has_text="Cicely")
     expect(row.locator("td").nth(2)).to_have_text(str(1 + sum(r["played"] for r in before["stats"] if r["game"] == "cicely")))
     expect(row.locator("td").nth(11)).to_have_text(re.compile(r"^\d{1,3}$"))   # the reviewed game's accuracy

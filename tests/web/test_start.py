@@ -98,7 +98,7 @@ def test_a_first_visit_lands_on_the_start_page_and_a_later_one_continues(page: P
     expect(page.locator("#start")).to_be_visible()
     page.locator("#start .togame").click()
     wait_moves(page, 1)
-    page.get_by_role("link", name="Games").click()
+    page.get_by_role("link", name="Games", exact=True).click()
     expect(page.locator("#start")).to_be_visible()
 
     # A later visit continues the last game.
@@ -166,14 +166,14 @@ def test_the_deal_of_the_day_is_one_deal_a_date_and_its_streak_shows(page: Page,
     today = state(page)["daily"]
     seen = opening(page)
     # Asked again the same day: the same game, the same deal.
-    page.get_by_role("link", name="Games").click()
+    page.get_by_role("link", name="Games", exact=True).click()
     page.locator('#startgames .gametile[data-game="grand-duchess"] button.daily').click()
     expect(page.locator("#play")).to_be_visible()
     assert game_id(page) == first and opening(page) == seen
     # Given up, and asked again the same day: a new game of the same deal.
     type_move(page, state(page)["legal"][0])
     assert httpx.post(f"{server}/api/play/{first}/abandon").json()["result"] == "lost"
-    page.get_by_role("link", name="Games").click()
+    page.get_by_role("link", name="Games", exact=True).click()
     page.locator('#startgames .gametile[data-game="grand-duchess"] button.daily').click()
     wait_moves(page, 0)
     assert game_id(page) != first and opening(page) == seen and state(page)["daily"] == today
@@ -188,7 +188,7 @@ def test_the_deal_of_the_day_is_one_deal_a_date_and_its_streak_shows(page: Page,
     day = date.fromisoformat(today)
     for back in (1, 0):
         win_daily(server, "parisienne", day - timedelta(days=back))
-    page.get_by_role("link", name="Statistics").click()
+    page.get_by_role("link", name="Statistics", exact=True).click()
     block = page.locator("#dailystats")
     expect(block).to_contain_text("Days won in a row: 2")
     row = block.locator('tr[data-game="parisienne"]')
