@@ -3,7 +3,7 @@
 // panel behind the Menu button (a disclosure: Esc or a click elsewhere closes it), so that the
 // header takes one line and the table gets the height.
 
-const NARROW = '(max-width: 600px)';
+const NARROW = '(max-width: 600px), (max-height: 500px)';
 
 const $ = (id) => document.getElementById(id);
 
