@@ -1,14 +1,14 @@
-// The options on a narrow window (a phone): the new game's form, the settings and the links to
-// the other pages, which lie in the header and the toolbar of a wide window, move into one
-// panel behind the Menu button (a disclosure: Esc or a click elsewhere closes it), so that the
-// header takes one line and the table gets the height.
+// The options on a small window (a phone, upright or on its side): the new game's form, saving
+// and opening a game, the settings and the links to the other pages, which lie in the header and
+// the toolbar of a wide window, move into one panel behind the Menu button (a disclosure: Esc or
+// a click elsewhere closes it), so that the header takes one line and the table gets the height.
 
 const NARROW = '(max-width: 600px), (max-height: 500px)';
 
 const $ = (id) => document.getElementById(id);
 
 /** What the panel holds, in its order. */
-function parts() { return [$('newgame'), $('settings'), document.querySelector('header nav')]; }
+function parts() { return [$('newgame'), $('files'), $('settings'), document.querySelector('header nav')]; }
 
 /** Whether the menu's panel is open. */
 export function isMenuOpen() { return !$('options').hidden; }
