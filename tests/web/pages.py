@@ -98,3 +98,12 @@ def card_selector(pile: str, index: int) -> str:
 def click_card(page: Page, pile: str, index: int) -> None:
     """Click a card where it shows, even when the cards above it cover most of it."""
     page.mouse.click(*point(page, card_selector(pile, index), pile, True))
+
+
+def cursor_to(page: Page, pile: str) -> None:
+    """Move the keyboard cursor of the table (which has the focus) to ``pile`` with the arrow keys."""
+    piles: list[str] = page.locator("#table .slot").evaluate_all("slots => slots.map((s) => s.dataset.pile)")
+    here = page.locator("#table .slot.cursor").get_attribute("data-pile") or ""
+    for _ in range((piles.index(pile) - piles.index(here)) % len(piles)):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#table .slot.cursor")).to_have_attribute("data-pile", pile)

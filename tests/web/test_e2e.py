@@ -20,7 +20,7 @@ import kibitz
 from kibitz.solver import Limits, Outcome, solve
 
 # .pages skips this module when Playwright or Chromium is missing (outside CI).
-from .pages import VIEWPORT, card_selector, click_card, open_game, point, state, wait_moves
+from .pages import VIEWPORT, card_selector, click_card, cursor_to, open_game, point, state, wait_moves
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -121,19 +121,11 @@ def test_keyboard_plays_a_move(page: Page, server: str) -> None:
     open_game(page, server, "kingsdown-eights", 1)
     assert ("r8", "t1") in simple_moves(page)
     name = page.locator('#table .card[data-pile="r8"]').last.get_attribute("title")
-    piles: list[str] = page.locator("#table .slot").evaluate_all("slots => slots.map((s) => s.dataset.pile)")
     page.locator("#table").focus()
-
-    def cursor_to(pile: str) -> None:
-        here = page.locator("#table .slot.cursor").get_attribute("data-pile") or ""
-        for _ in range((piles.index(pile) - piles.index(here)) % len(piles)):
-            page.keyboard.press("ArrowRight")
-        expect(page.locator("#table .slot.cursor")).to_have_attribute("data-pile", pile)
-
-    cursor_to("r8")
+    cursor_to(page, "r8")
     page.keyboard.press("Enter")
     expect(page.locator('#table .card.selected[data-pile="r8"]')).to_have_count(1)
-    cursor_to("t1")
+    cursor_to(page, "t1")
     page.keyboard.press("Enter")
     wait_moves(page, 1)
     expect(page.locator('#table .card[data-pile="t1"]').last).to_have_attribute("title", name or "")

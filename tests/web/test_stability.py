@@ -25,7 +25,7 @@ import kibitz
 from kibitz.solver import Limits, Outcome, solve
 
 # .pages skips this module when Playwright or Chromium is missing (outside CI).
-from .pages import card_selector, click_card, new_context, open_game, point, state
+from .pages import card_selector, click_card, cursor_to, new_context, open_game, point, state
 
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect  # noqa: E402
 
@@ -247,21 +247,13 @@ def test_a_picked_up_card_shows_where_it_may_go(contexts: Any, server: str) -> N
     expect(page.locator("#table .drop-target")).to_have_count(0)
 
     # Picked up with the keyboard: lit, and out once the card is played.
-    piles: list[str] = page.locator("#table .slot").evaluate_all("slots => slots.map((s) => s.dataset.pile)")
     page.locator("#table").focus()
-
-    def cursor_to(pile: str) -> None:
-        here = page.locator("#table .slot.cursor").get_attribute("data-pile") or ""
-        for _ in range((piles.index(pile) - piles.index(here)) % len(piles)):
-            page.keyboard.press("ArrowRight")
-        expect(page.locator("#table .slot.cursor")).to_have_attribute("data-pile", pile)
-
-    cursor_to(source)
+    cursor_to(page, source)
     page.keyboard.press("Enter")
     expect(page.locator("#table .card.selected")).to_have_count(1)
     assert lit(page) == targets
     expect(page.locator("#table")).to_have_attribute("aria-label", re.compile(r"it may go to "))
-    cursor_to(sorted(targets)[0])
+    cursor_to(page, sorted(targets)[0])
     page.keyboard.press("Enter")
     expect(page.locator("#counts")).to_have_text(re.compile(r"^1 move "))
     expect(page.locator("#table .drop-target")).to_have_count(0)
