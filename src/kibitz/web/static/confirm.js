@@ -1,5 +1,5 @@
-// A question asked before something that cannot be taken back (giving up a game from the list,
-// resetting the statistics): a dialog of the page, not the browser's.
+// A question asked before something that cannot be taken back (giving up a game for a new deal
+// or from the list, resetting the statistics): a dialog of the page, not the browser's.
 
 const $ = (id) => document.getElementById(id);
 
@@ -7,16 +7,18 @@ const $ = (id) => document.getElementById(id);
 let pending = null;
 
 /**
- * Asks ``title`` with ``text`` in the page's question dialog; resolves true when the player
- * chooses ``yes``. Esc or ``no`` say no; a question asked again before the first is answered
- * answers the first no.
+ * Asks a question in the page's dialog ``dialog`` (an id: its h2 the title, its p the text,
+ * its buttons valued yes and no); resolves true when the player chooses yes. ``title``,
+ * ``yes`` and ``no``, when given, replace what the dialog says. Esc or no say no. The
+ * dialog's close event comes a moment after it closes: a question asked again in that moment
+ * answers the earlier one no, and the late event of the earlier close is ignored.
  */
-export function askFirst({title, text, yes, no = 'Cancel'}) {
-  const dialog = $('confirm');
-  $('confirmtitle').textContent = title;
-  $('confirmtext').textContent = text;
-  $('confirmyes').textContent = yes;
-  $('confirmno').textContent = no;
+export function askFirst({dialog: id = 'confirm', title, text, yes, no}) {
+  const dialog = $(id);
+  const words = {h2: title, p: text, 'button[value="yes"]': yes, 'button[value="no"]': no};
+  for (const [selector, value] of Object.entries(words)) {
+    if (value !== undefined) dialog.querySelector(selector).textContent = value;
+  }
   if (pending) pending(false);
   dialog.returnValue = '';
   return new Promise((resolve) => {

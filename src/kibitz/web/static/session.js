@@ -2,6 +2,7 @@
 // a started game is given up, and the list of games in progress to go back to.
 
 import {formatClock} from './clock.js';
+import {askFirst} from './confirm.js';
 import {gameName} from './stats.js';
 
 const $ = (id) => document.getElementById(id);
@@ -114,28 +115,10 @@ export function wouldGiveUp(play) {
  * started game, for a new deal; resolves true for yes. Esc or "Keep playing" say no.
  */
 export function askGiveUp(play) {
-  const dialog = $('giveup');
-  $('giveuptext').textContent = `${play.name}, ${dealWords(play)}: ${play.moves} move${play.moves === 1 ? '' : 's'} ` +
-    'played. Dealing anew gives this game up, and a game given up counts as lost in the statistics.';
-  // The dialog's close event comes a moment after it closes: a question asked again in that
-  // moment answers the earlier one no, and the late event of the earlier close is ignored.
-  if (pendingGiveUp) pendingGiveUp(false);
-  dialog.returnValue = '';
-  return new Promise((resolve) => {
-    const onClose = () => { if (!dialog.open) answer(dialog.returnValue === 'yes'); };
-    const answer = (yes) => {
-      if (pendingGiveUp === answer) pendingGiveUp = null;
-      dialog.removeEventListener('close', onClose);
-      resolve(yes);
-    };
-    pendingGiveUp = answer;
-    dialog.addEventListener('close', onClose);
-    dialog.showModal();
-  });
+  return askFirst({dialog: 'giveup', text: `${play.name}, ${dealWords(play)}: ${play.moves} ` +
+    `move${play.moves === 1 ? '' : 's'} played. Dealing anew gives this game up, and a game given up counts as ` +
+    'lost in the statistics.'});
 }
-
-/** The answer of the give-up question still waiting for its dialog's close event, if any. */
-let pendingGiveUp = null;
 
 // -- games in progress ---------------------------------------------------------------------------
 
