@@ -147,6 +147,10 @@ def build_parser() -> ArgumentParser:
     play_parser.add_argument("--load", metavar="RECORD",
                              help="resume a saved game record instead of starting a deal")
     _add_no_color(play_parser)
+    play_parser.add_argument("--screen", action="store_true",
+                             help="play on a full-screen table (keys and mouse) instead of line by line")
+    play_parser.add_argument("--four-colours", action="store_true",
+                             help="with --screen: each suit in its own colour")
     play_parser.set_defaults(run=run_play)
 
     replay_parser = commands.add_parser("replay", help="check a saved game record and show how it went",
@@ -283,6 +287,10 @@ def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
         game = find_game(name, ruleset)
         history = History.new(game, number if number is not None else random_deal_number())
         chosen = number is not None   # a random deal's number is shown when the game ends
+    if getattr(args, "screen", False):
+        from kibitz.tui.screen.app import TableApp  # Textual loads only for the full-screen table
+        TableApp(history, four_colours=args.four_colours, chosen=chosen).run()
+        return 0
     return PlaySession(history, sys.stdout, colour=colour, chosen=chosen).run(read)
 
 

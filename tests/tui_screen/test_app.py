@@ -1,0 +1,109 @@
+"""The full-screen table driven by Textual's test pilot: keys, the mouse, undo, refusals, quitting."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable
+
+import kibitz
+from kibitz.cards import parse_card
+from kibitz.history import History
+from kibitz.tui.screen.app import QuitScreen, TableApp
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
+
+
+def run(scenario: Scenario, size: tuple[int, int] = (120, 40)) -> TableApp:
+    """Run ``scenario`` on Duchess deal 3 (reserve tops 7♦, J♥, 9♦, J♠) and return the app."""
+    app = TableApp(History.new(kibitz.game("duchess"), 3))
+
+    async def drive() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(app, pilot)
+
+    asyncio.run(drive())
+    return app
+
+
+def status(app: TableApp) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+def test_a_move_by_keys() -> None:
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        assert app.table.cursor == "r1"
+        await pilot.press("enter", "down", "right", "right", "right", "right", "right")
+        assert app.table.cursor == "f4"
+        await pilot.press("enter")
+        assert app.history.state.pile("f4") == bytes([parse_card("7D")])
+        assert "The 7♦ from reserve 1 to foundation 4." in status(app)
+
+    assert run(scenario).history.move_count == 1
+
+
+def test_a_move_by_mouse() -> None:
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        layout = app.table.layout_now
+        jack = layout.pile_cards("r2")[-1]
+        assert jack.index == "J♥"
+        await pilot.click("#table", offset=(jack.rect.x + 1, jack.rect.y))
+        assert app.picked is not None and app.picked.pile == "r2"
+        f3 = layout.place("f3").slot
+        await pilot.click("#table", offset=(f3.x + 2, f3.y + 1))
+        assert app.history.state.pile("f3") == bytes([parse_card("JH")])
+
+    assert run(scenario).history.move_count == 1
+
+
+def test_undo_and_redo() -> None:
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        await pilot.press("colon")
+        await pilot.press(*"r3>f4", "enter")
+        assert app.history.move_count == 1
+        await pilot.press("u")
+        assert app.history.move_count == 0 and app.history.state.pile("f4") == b""
+        await pilot.press("r")
+        assert app.history.move_count == 1 and app.history.state.pile("f4") == bytes([parse_card("9D")])
+        await pilot.press("r")
+        assert "Nothing to redo" in status(app)
+
+    run(scenario)
+
+
+def test_a_refused_move_says_why_in_the_players_words() -> None:
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        await pilot.press("enter", "down", "right", "right", "right", "enter")
+        assert app.history.move_count == 0
+        assert "The 7♦ can't go to foundation 2: it takes only spades." in status(app)
+        await pilot.press("d")
+        assert "base rank" in status(app) and app.history.move_count == 0
+
+    run(scenario, size=(80, 24))
+
+
+def test_quit_asks_during_a_game() -> None:
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        await pilot.press("colon", *"r1>f4", "enter")
+        assert app.history.move_count == 1
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("n")
+        assert not isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("q")
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+
+    run(scenario)
+
+
+def test_quit_leaves_at_once_before_a_move() -> None:
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+    run(scenario)
