@@ -75,6 +75,11 @@ examples:
   kibitz deal duchess 7 --json"""
 
 PLAY_EPILOG = f"""\
+At a terminal, kibitz play opens the full-screen table (keys and mouse; ? lists
+the keys), whose games are kept with the browser's (kibitz serve) in the same
+data directory: --continue picks up a game in progress from either. --plain,
+or input or output that is not a terminal, plays line by line as below.
+
 Without GAME, kibitz lists the games and asks which. Without --deal it picks a
 random deal, whose number (which tells where every card lies) it shows when the
 game ends or you leave it, so that you can play it again. Suits are
@@ -88,7 +93,9 @@ examples:
   kibitz play
   kibitz play grand-duchess --deal 1
   kibitz play tournament --ruleset pysolfc
-  kibitz play --load mygame.kibitz"""
+  kibitz play --load mygame.kibitz
+  kibitz play --continue
+  kibitz play duchess --plain"""
 
 REPLAY_EPILOG = """\
 The record is checked line by line: its checksum, and every move replayed
@@ -148,9 +155,17 @@ def build_parser() -> ArgumentParser:
                              help="resume a saved game record instead of starting a deal")
     _add_no_color(play_parser)
     play_parser.add_argument("--screen", action="store_true",
-                             help="play on a full-screen table (keys and mouse) instead of line by line")
+                             help="play on the full-screen table (keys and mouse), even when it is not the default")
+    play_parser.add_argument("--plain", action="store_true",
+                             help="play line by line (typed moves, for screen readers and scripts)")
+    play_parser.add_argument("--continue", dest="resume", action="store_true",
+                             help="list the games in progress (of the terminal and the browser) and continue one")
+    play_parser.add_argument("--game-id", metavar="ID", help="continue the stored game ID (as the browser names it)")
+    play_parser.add_argument("--data-dir", metavar="DIR",
+                             help="where games and statistics are kept, shared with 'kibitz serve' "
+                                  "(default: $KIBITZ_DATA_DIR, else the user's data directory)")
     play_parser.add_argument("--four-colours", action="store_true",
-                             help="with --screen: each suit in its own colour")
+                             help="on the full-screen table: each suit in its own colour")
     play_parser.set_defaults(run=run_play)
 
     replay_parser = commands.add_parser("replay", help="check a saved game record and show how it went",
@@ -271,6 +286,12 @@ def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
     read = read or terminal_reader()
     ruleset = check_ruleset(args.ruleset)
     colour = colour_wanted(sys.stdout, args.no_color)
+    screen = full_screen_wanted(args)
+    if args.resume or args.game_id is not None:
+        if args.game is not None or args.deal is not None or args.load is not None:
+            raise UsageError("--continue and --game-id open a stored game: give no GAME, --deal or --load with them")
+        from kibitz.tui.screen.launch import continue_on_screen  # Textual loads only for the full-screen table
+        return continue_on_screen(args, read, sys.stdout)
     if args.load is not None:
         if args.game is not None or args.deal is not None:
             raise UsageError("--load resumes a saved game: give no GAME or --deal with it")
@@ -287,11 +308,22 @@ def run_play(args: argparse.Namespace, read: LineReader | None = None) -> int:
         game = find_game(name, ruleset)
         history = History.new(game, number if number is not None else random_deal_number())
         chosen = number is not None   # a random deal's number is shown when the game ends
-    if getattr(args, "screen", False):
-        from kibitz.tui.screen.app import TableApp  # Textual loads only for the full-screen table
-        TableApp(history, four_colours=args.four_colours, chosen=chosen).run()
-        return 0
+    if screen:
+        from kibitz.tui.screen.launch import play_on_screen  # Textual loads only for the full-screen table
+        return play_on_screen(args, history, chosen, sys.stdout)
     return PlaySession(history, sys.stdout, colour=colour, chosen=chosen).run(read)
+
+
+def full_screen_wanted(args: argparse.Namespace) -> bool:
+    """Whether ``kibitz play`` opens the full-screen table: when asked for (``--screen``,
+    ``--continue``, ``--game-id``), else when standard input and output are both a terminal;
+    never with ``--plain``."""
+    asked = args.screen or args.resume or args.game_id is not None
+    if args.plain:
+        if asked:
+            raise UsageError("--plain plays line by line: give no --screen, --continue or --game-id with it")
+        return False
+    return asked or all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 
 import kibitz
 from kibitz.rules import RULESETS
+from kibitz.solver import Limits, solve
 from kibitz.state import State
 from kibitz.table import Fan
-from kibitz.tui.screen.layout import Layout, fan_steps, index_text, lay_out, table_size
+from kibitz.tui.screen.layout import Layout, fan_steps, index_text, lay_out, row_lines, table_size
 from kibitz.tui.screen.navigation import neighbour
 from kibitz.tui.screen.paint import Grid, paint
+
+LINE_LIMITS = Limits(seconds=None, nodes=1_000_000)
+"""A solver's winning line, found by nodes and not by time: the same on any machine, loaded or not."""
 
 GAMES = [(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS]
 
 
-def laid(state: State, screen: tuple[int, int]) -> tuple[Layout, Grid]:
+def laid(state: State, screen: tuple[int, int], scroll: dict[str, int] | None = None) -> tuple[Layout, Grid]:
     width, height = table_size(*screen)
-    layout = lay_out(state.game, state.view(), width, height)
+    layout = lay_out(state.game, state.view(), width, height, scroll)
     return layout, paint(layout)
 
 
@@ -138,3 +143,92 @@ def test_the_arrows_go_along_a_row_before_leaving_it() -> None:
         pile = neighbour(layout, pile, dx, dy)
         path.append(pile)
     assert path == ["s", "w", "f1", "f2", "t2", "t1", "f1"]
+
+
+def fanned_length(state: State) -> int:
+    """The length of the state's longest fanned pile."""
+    fanned = [place.pile for place in state.game.table.places if place.fan is not Fan.NONE]
+    return max((len(state.pile(pile)) for pile in fanned), default=0)
+
+
+@functools.cache
+def crowded_position(slug: str, ruleset: str) -> State:
+    """The position of a solver's winning line (deal 11) where the longest fanned pile is longest."""
+    state = kibitz.game(slug, ruleset).deal(11)
+    states = [state]
+    for move in solve(state, LINE_LIMITS).moves:
+        states.append(states[-1].apply(move))
+    return max(states, key=fanned_length)
+
+
+@pytest.mark.parametrize("slug, ruleset", GAMES)
+def test_the_most_crowded_position_of_a_winning_line_shows_every_face_up_index_from_120x40(
+        slug: str, ruleset: str) -> None:
+    state = crowded_position(slug, ruleset)
+    assert state.game.table.places and (fanned_length(state) >= 8 or slug == "napoleons-flank")
+    for screen in [(120, 40), (160, 48), (200, 50)]:
+        layout, grid = laid(state, screen)
+        assert_readable(state, layout, grid, fanned_only=True)
+        assert_no_hidden_face(state, layout, grid)
+        assert not any(place.hidden for place in layout.places)
+
+
+@pytest.mark.parametrize("slug, ruleset", GAMES)
+def test_at_80x24_a_crowded_column_scrolls_through_every_face_up_index_and_keeps_its_top_card(
+        slug: str, ruleset: str) -> None:
+    state = crowded_position(slug, ruleset)
+    view = state.view()
+    layout, grid = laid(state, (80, 24))
+    assert_no_hidden_face(state, layout, grid)
+    for place in layout.places:
+        if not place.hidden:
+            continue
+        assert f"↕{place.hidden}" in grid.text(*place.label_at, place.area.width)
+        area = place.area
+        assert any("┄" in grid.text(area.x, y, area.width) for y in range(area.y, area.bottom))
+        cards = view.pile(place.pile)
+        seen: set[int] = set()
+        for scroll in range(len(cards) + 2):
+            layout, grid = laid(state, (80, 24), {place.pile: scroll})
+            shown = layout.pile_cards(place.pile)
+            readable = {card.position for card in shown if card.card is not None
+                        and card.index_cells[0][1] < layout.height
+                        and grid.text(*card.index_cells[0], len(card.index)) == card.index
+                        and layout.card_at(*card.index_cells[0]) == card}
+            assert len(cards) - 1 in readable, (place.pile, scroll)
+            seen |= readable
+        assert seen == {k for k, card in enumerate(cards) if card is not None}, place.pile
+
+
+def test_rows_keep_their_proportions_up_to_a_card_and_its_label_apart() -> None:
+    assert row_lines([0, 1.1, 2.25], scale_y=4.0, unit=4) == {0: 0, 1.1: 4, 2.25: 8}
+    assert row_lines([0, 1, 2.5], scale_y=10.0, unit=8) == {0: 0, 1: 8, 2.5: 20}
+    assert row_lines([0, 0.5, 1], scale_y=3.0, unit=4) == {0: 0, 0.5: 1, 1: 3}
+
+
+def test_a_short_screen_wastes_no_line_above_the_tableau() -> None:
+    layout, grid = laid(kibitz.game("duchess").deal(3), (80, 24))
+    assert layout.place("t1").label_at[1] == layout.place("f1").slot.bottom
+    assert layout.place("s").label_at[1] == layout.place("r1").slot.bottom
+    t1 = layout.place("t1")
+    assert t1.area.bottom - t1.slot.y >= 13   # a column of 13 cards keeps every index in view
+    assert "┄" not in "".join(grid.lines())
+
+
+def test_a_right_fan_draws_only_the_left_strip_of_its_covered_cards() -> None:
+    state = kibitz.game("duchess").deal(3)
+    for screen in [(80, 24), (120, 40), (200, 50)]:
+        layout, grid = laid(state, screen)
+        for pile in ("r1", "r2", "r3", "r4"):
+            *covered, top = layout.pile_cards(pile)
+            assert top.strip == 0
+            if top.rect.height >= 5:
+                corner = top.rect.right - 1 - len(top.index)
+                assert grid.text(corner, top.rect.bottom - 2, len(top.index)) == top.index
+            for card in covered:
+                assert card.strip > 0
+                rect = card.rect
+                assert grid.text(rect.x + 1, rect.y, len(card.index)) == card.index
+                for y in range(rect.y + 1, rect.bottom):
+                    strip = grid.text(rect.x, y, card.strip)
+                    assert set(strip) <= set("│╰─ "), (pile, screen, strip)

@@ -195,3 +195,31 @@ def test_a_broken_or_hostile_record_is_refused_with_its_line(client: TestClient)
         "\\x1b[31mred\\x0a: line 1")   # a name shown as text, never as a terminal's commands
     refused(client.post("/api/records", json={"data": "", "owner": "me"}), 400)
     assert listed(client) == []
+
+
+def test_a_game_played_on_elsewhere_is_read_again(tmp_path: Path) -> None:
+    """Two programs on one store (the browser's server and the terminal's table): each sees the
+    other's moves, and a kept copy that is still current is used as it is."""
+    from .conftest import client_for
+
+    here, there = client_for(tmp_path), client_for(tmp_path)
+    try:
+        game = start(here, "duchess", 5)
+        game = move(here, game["id"], game["legal"][0])
+        kept = here.app.state.referee.cache[game["id"]]  # type: ignore[attr-defined]
+        assert here.get(f"/api/play/{game['id']}").json()["moves"] == 1
+        assert here.app.state.referee.cache[game["id"]] is kept  # type: ignore[attr-defined]
+
+        elsewhere = there.get(f"/api/play/{game['id']}").json()
+        elsewhere = move(there, game["id"], elsewhere["legal"][0])
+        shown = here.get(f"/api/play/{game['id']}").json()
+        assert shown["moves"] == 2 and shown["piles"] == elsewhere["piles"]
+        # A move played here now follows the other's, and the other sees it.
+        after = move(here, game["id"], shown["legal"][0])
+        assert there.get(f"/api/play/{game['id']}").json()["piles"] == after["piles"]
+        # Given up elsewhere: here too.
+        there.post(f"/api/play/{game['id']}/abandon")
+        assert here.get(f"/api/play/{game['id']}").json()["result"] == "lost"
+    finally:
+        for client in (here, there):
+            client.app.state.referee.store.close()  # type: ignore[attr-defined]

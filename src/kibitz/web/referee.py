@@ -192,6 +192,8 @@ class Referee:
         if not _GAME_ID.fullmatch(game_id):
             raise ApiError(404, "no such game")
         play = self.cache.get(game_id)
+        if play is not None and not self._current(game_id, play):
+            play = None   # played on elsewhere (the terminal's table shares the store): read again
         if play is None:
             try:
                 play = self.store.load(game_id)
@@ -202,6 +204,12 @@ class Referee:
             self._remember(game_id, play)
         self.cache.move_to_end(game_id)
         return play
+
+    def _current(self, game_id: str, play: Play) -> bool:
+        """Whether ``play``, a kept copy of game ``game_id``, is what the store holds."""
+        history = play.history
+        return self.store.stamp(game_id) == ([str(move) for move in history.line], history.move_count,
+                                             play.result)
 
     def _remember(self, game_id: str, play: Play) -> None:
         self.cache[game_id] = play

@@ -390,6 +390,16 @@ class Store:
         moves = [r[0] for r in self._run("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
         return moves, rows[0][0]
 
+    def stamp(self, game_id: str) -> tuple[list[str], int, str | None] | None:
+        """What tells whether a copy of a game is current: its stored line of moves, how many
+        of them are played, and its result (None while it goes on; None for no such game)."""
+        line = self.line(game_id)
+        if line is None:
+            return None
+        rows = self._run("SELECT COALESCE((SELECT result FROM results WHERE game_id = games.id), ended) "
+                         "FROM games WHERE id = ?", (game_id,))
+        return line[0], line[1], rows[0][0] if rows else None
+
     # -- finished games ----------------------------------------------------------
 
     def finish(self, game_id: str, play: Play, result: str, abandoned: bool = False) -> None:

@@ -7,42 +7,46 @@ Everything shown comes from the player's view; moves go through the game's
 
 from __future__ import annotations
 
-from typing import Callable
+import hashlib
+import secrets
+from typing import TYPE_CHECKING, Callable
 
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from kibitz.autoplay import autoplay
+from kibitz.autoplay import autoplay, finishing_moves
 from kibitz.errors import KibitzError
 from kibitz.history import History
 from kibitz.moves import Move
+from kibitz.state import State
 from kibitz.reasons import capital
-from kibitz.spoken import card_words, move_phrase, to_foundations
+from kibitz.spoken import card_words, move_phrase, played_words, to_foundations
 from kibitz.tui.drawing import plural
+from kibitz.tui.screen.dialogs import NewDealScreen, NewGame, Question
 from kibitz.tui.screen.navigation import chosen_move, neighbour, typed_move
+from kibitz.tui.screen.screens import HelpScreen, RulesScreen
+from kibitz.tui.screen.stats import StatisticsScreen
 from kibitz.tui.screen.widget import Picked, TableWidget
+
+if TYPE_CHECKING:  # the analysis layer loads when first asked: the table starts without the solver
+    from kibitz.analysis import Chance, Hint
+    from kibitz.tui.screen.stored import GameKeeper
 
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
-class QuitScreen(ModalScreen[bool]):
+FAIR = "seeing only what you see"
+"""Who answers a hint or a chance: never the hidden cards."""
+
+
+class QuitScreen(Question):
     """Asks before leaving a game in progress: ``y`` leaves, ``n`` or Esc stays."""
 
-    DEFAULT_CSS = """
-    QuitScreen { align: center middle; }
-    QuitScreen > Static { width: 44; padding: 1 2; border: round $warning; background: $surface; }
-    """
-    BINDINGS = [Binding("y", "answer(True)", "Leave"), Binding("n,escape", "answer(False)", "Stay")]
-
-    def compose(self) -> ComposeResult:
-        yield Static("Leave this game? It is still in progress.\n\n[b]y[/b] leave    [b]n[/b] stay",
-                     id="question")
-
-    def action_answer(self, leave: bool) -> None:
-        self.dismiss(leave)
+    def __init__(self) -> None:
+        super().__init__("Leave this game? It is still in progress.", "leave", "stay")
 
 
 class TableApp(App[None]):
@@ -51,7 +55,8 @@ class TableApp(App[None]):
     ENABLE_COMMAND_PALETTE = False   # its key would push the footer's own keys off a narrow screen
 
     CSS = """
-    #status { height: 1; background: #1c2530; color: #e8e8e8; padding: 0 1; }
+    /* One line; up to three for a long reason (the layout counts one: CHROME_LINES). */
+    #status { height: auto; max-height: 3; background: #1c2530; color: #e8e8e8; padding: 0 1; }
     #move-line { height: 1; border: none; padding: 0 1; display: none; }
     #move-line.open { display: block; }
     """
@@ -61,23 +66,41 @@ class TableApp(App[None]):
         Binding("up", "cursor('up')", "Move", show=False),
         Binding("down", "cursor('down')", "Move", show=False),
         Binding("enter,space", "pick", "Pick/put"),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", "Cancel", show=False),
         Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo"),
+        Binding("r", "redo", "Redo", show=False),
         Binding("d", "deal", "Deal"),
-        Binding("a", "auto", "Auto"),
-        Binding("colon", "move_line", "Type move"),
+        Binding("a", "auto", "Auto", show=False),
+        Binding("f", "finish", "Finish", show=False),
+        Binding("F", "auto_finish", "Auto-finish", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("c", "chance", "Chance", show=False),
+        Binding("n", "new_deal", "New"),
+        Binding("R", "rules", "Rules", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("colon", "move_line", "Type move", show=False),
+        Binding("s", "statistics", "Stats", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, history: History, *, four_colours: bool = False, chosen: bool = True) -> None:
+    def __init__(self, history: History, *, four_colours: bool = False, chosen: bool = True,
+                 auto_finish: bool = False, keeper: GameKeeper | None = None) -> None:
         super().__init__()
+        self.keeper = keeper
+        """Keeps the game in the store shared with the browser (told of every change), if any."""
         self.history = history
         self.chosen = chosen
         """Whether the deal was chosen by number (a random deal's number is kept until the end)."""
         self.four_colours = four_colours
+        self.auto_finish = auto_finish
+        """Whether the game finishes by itself once its end is certain (:func:`finishing_moves`)."""
         self.picked: Picked | None = None
-        self.message = "Arrows move, Enter picks up and puts down; click a card, then where it goes."
+        self.hint: Move | None = None
+        self.hinted_at: tuple[Move, ...] | None = None
+        """The moves of the position the hint is for: a hint is shown only there."""
+        self.seed_text = secrets.token_hex(8)
+        """What the seeds of this game's searches are made from, with the move count."""
+        self.message = "Arrows, Enter or click; ? help."
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -118,10 +141,15 @@ class TableApp(App[None]):
             return "No moves left: the game is over (u takes moves back)."
         return None
 
+    def shown_hint(self) -> Move | None:
+        """The hint, while the position it was asked for is on the table."""
+        return self.hint if self.hinted_at == self.history.moves else None
+
     def refresh_table(self) -> None:
         """Redraw the table and the status line from the current state."""
-        self.table.show(self.history.state.view(), picked=self.picked)
-        message = self.outcome() or self.message
+        self.table.show(self.history.state.view(), picked=self.picked, hint=self.shown_hint())
+        kept = None if self.keeper is None else self.keeper.keep(self.history, self.chosen)
+        message = kept or self.outcome() or self.message
         self.query_one("#status", Static).update(f"{self.header()} │ {message}")
 
     def say(self, message: str) -> None:
@@ -136,6 +164,8 @@ class TableApp(App[None]):
         words = move_phrase(before, move)
         self.history.play(move)
         self.picked = None
+        if self.auto_finish and self.finish_now(capital(words) + "; "):
+            return
         self.say(capital(words) + ".")
 
     def put(self, target: str) -> None:
@@ -180,7 +210,8 @@ class TableApp(App[None]):
     def action_cursor(self, direction: str) -> None:
         dx, dy = DIRECTIONS[direction]
         table = self.table
-        table.show(table.view, cursor=neighbour(table.layout_now, table.cursor, dx, dy), picked=self.picked)
+        table.show(table.view, cursor=neighbour(table.layout_now, table.cursor, dx, dy), picked=self.picked,
+                   hint=self.shown_hint())
 
     def action_pick(self) -> None:
         cursor = self.table.cursor
@@ -233,7 +264,10 @@ class TableApp(App[None]):
             return
         states = self.history.states[states_before:states_before + len(played)]
         cards = [state.view().pile(move.source)[-1] for state, move in zip(states, played)]
-        self.say(capital(to_foundations(cards)) + ".")
+        words = capital(to_foundations(cards))
+        if self.auto_finish and self.finish_now(words + "; "):
+            return
+        self.say(words + ".")
 
     def action_move_line(self) -> None:
         line = self.query_one("#move-line", Input)
@@ -257,15 +291,43 @@ class TableApp(App[None]):
 
     def on_table_widget_clicked(self, message: TableWidget.Clicked) -> None:
         table = self.table
-        table.show(table.view, cursor=message.pile, picked=self.picked)
+        table.show(table.view, cursor=message.pile, picked=self.picked, hint=self.shown_hint())
         if self.picked is None:
             self.pick(message.pile, message.position)
         else:
             self.put(message.pile)
 
+    def on_table_widget_dragged(self, message: TableWidget.Dragged) -> None:
+        """A card dragged onto a place: picked up where it lay and put down there."""
+        self.picked = None
+        self.pick(message.pile, message.position)
+        if self.picked is not None:
+            self.put(message.target)
+
+    def on_table_widget_double_clicked(self, message: TableWidget.DoubleClicked) -> None:
+        """A double click sends the card to a foundation where it can go."""
+        self.picked = None
+        state = self.history.state
+        game = state.game
+        if message.position == len(state.pile(message.pile)) - 1:
+            for move in state.legal_moves:
+                if (move.source == message.pile and not move.is_deal
+                        and game.piles[game.pile_index(move.target)].foundation is not None):
+                    self.play(move)
+                    return
+        self.say("That card cannot go to a foundation now.")
+
+    def action_statistics(self) -> None:
+        """The statistics of the store shared with the browser."""
+        self.push_screen(StatisticsScreen(None if self.keeper is None else self.keeper.statistics()))
+
+    def in_progress(self) -> bool:
+        """Whether a game has been started and has not ended (leaving it gives it up)."""
+        return bool(self.history.move_count) and not self.history.state.is_over()
+
     def action_quit_game(self) -> None:
         """Leave; during a game, only after asking."""
-        if self.history.move_count and not self.history.state.is_over():
+        if self.in_progress():
             self.push_screen(QuitScreen(), self._leave_if)
         else:
             self.exit()
@@ -273,3 +335,136 @@ class TableApp(App[None]):
     def _leave_if(self, leave: bool | None) -> None:
         if leave:
             self.exit()
+
+    # -- finishing --------------------------------------------------------------
+
+    def finish_now(self, before: str = "") -> bool:
+        """Play the game out to the foundations if its end is certain, saying so after
+        ``before`` (what was played first); whether it did."""
+        moves = finishing_moves(self.history.state)
+        if not moves:
+            return False
+        start = self.history.move_count
+        for move in moves:
+            self.history.play(move)
+        words = played_words(self.history.states[start:start + len(moves)], moves, asked=False)
+        self.picked = None
+        self.say(capital(f"{before}finished: {words}."))
+        return True
+
+    def action_finish(self) -> None:
+        if self.history.state.is_won():
+            self.say("The game is already won.")
+        elif not self.finish_now():
+            self.say("Finish: the end is not certain yet (a card is hidden, or the foundations alone "
+                     "cannot take every card now).")
+
+    def action_auto_finish(self) -> None:
+        self.auto_finish = not self.auto_finish
+        if not self.auto_finish:
+            self.say("Auto-finish off: f finishes when you ask.")
+        elif not self.finish_now("Auto-finish on; "):
+            self.say("Auto-finish on: the game finishes by itself once every card is seen and the foundations "
+                     "alone can take them all.")
+
+    # -- fair assists: the hint and the chance, searched off the screen's thread -------------
+
+    def seed(self, what: str | None = None) -> int:
+        """The seed of a search from the current position: asking again gives the same answer;
+        ``what``: one seed for every position of the game (the chance)."""
+        text = f"{self.seed_text}:{what or self.history.move_count}"
+        return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
+
+    def ended(self, what: str) -> bool:
+        """Whether the game is over, said for ``what``."""
+        state = self.history.state
+        if not state.is_over():
+            return False
+        self.say(f"{what}: the game is {'won' if state.is_won() else 'over: no move is left'}.")
+        return True
+
+    def action_hint(self) -> None:
+        if self.ended("Hint"):
+            return
+        self.say("Hint: thinking…")
+        self.find_hint(self.history, self.history.states, self.history.moves, self.seed())
+
+    @work(thread=True, exclusive=True, group="hint")
+    def find_hint(self, history: History, states: tuple[State, ...], moves: tuple[Move, ...], seed: int) -> None:
+        """The fair hint for the position after ``moves``, found off the screen's thread."""
+        from kibitz.analysis import fair_hint, observation_of
+        found = fair_hint(observation_of(states, moves), seed)
+        self.call_from_thread(self.show_hint, history, moves, found)
+
+    def show_hint(self, history: History, moves: tuple[Move, ...], found: Hint) -> None:
+        """Mark the hinted move and say it, if its position is still on the table."""
+        if history is not self.history or moves != history.moves:
+            return
+        self.hint, self.hinted_at = found.move, moves
+        self.say(f"Hint: {move_phrase(history.state, found.move)} ({found.reason}; {FAIR}).")
+
+    def action_chance(self) -> None:
+        if self.ended("Chance"):
+            return
+        self.say("Chance to win: thinking…")
+        self.find_chance(self.history, self.history.states, self.history.moves, self.seed("chance"))
+
+    @work(thread=True, exclusive=True, group="chance")
+    def find_chance(self, history: History, states: tuple[State, ...], moves: tuple[Move, ...], seed: int) -> None:
+        """The fair chance to win from the position after ``moves``, found off the screen's thread."""
+        from kibitz.analysis import fair_chance, observation_of
+        found = fair_chance(observation_of(states, moves), seed)
+        self.call_from_thread(self.show_chance, history, moves, found)
+
+    def show_chance(self, history: History, moves: tuple[Move, ...], found: Chance) -> None:
+        """Say the chance, if its position is still on the table."""
+        if history is not self.history or moves != history.moves:
+            return
+        from kibitz.analysis.text import chance_words
+        self.say(f"Chance to win from here: {chance_words(found)}; an upper bound (? says more).")
+
+    # -- a new deal, help and the rules -----------------------------------------------------
+
+    def action_new_deal(self) -> None:
+        game = self.history.game
+        self.push_screen(NewDealScreen(game.slug, game.ruleset), self.deal_chosen)
+
+    def deal_chosen(self, made: NewGame | None) -> None:
+        """Start the chosen game, asking first when the one in progress would be given up."""
+        if made is None:
+            return
+        if not self.in_progress():
+            self.call_next(self.start_game, made)
+            return
+
+        async def answered(give_up: bool | None) -> None:
+            if give_up:
+                await self.start_game(made)
+
+        self.push_screen(Question("Give up this game for the new deal? It is still in progress.",
+                                  "give up", "keep playing"), answered)
+
+    async def start_game(self, made: NewGame) -> None:
+        """Play ``made`` from now on, on a table of its own."""
+        left = self.history
+        shown = self.chosen or left.state.is_over()
+        before = f"The game left was deal #{left.deal_number}. " if not shown and left.deal_number is not None else ""
+        self.history, self.chosen = made.history, made.chosen
+        self.picked = self.hint = self.hinted_at = None
+        self.seed_text = secrets.token_hex(8)
+        old = self.table
+        await old.remove()
+        game = made.history.game
+        table = TableWidget(game, made.history.state.view(), four_colours=self.four_colours, id="table")
+        await self.query_one(Vertical).mount(table, before="#move-line")
+        table.focus()
+        self.title = game.name
+        deal = (f"deal #{made.history.deal_number}" if made.chosen
+                else "a random deal (its number is shown when the game ends)")
+        self.say(f"{before}{game.name}, {deal}, {game.ruleset} rules.")
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen(self.history.game.slug))

@@ -6,14 +6,16 @@ drawing itself (:mod:`kibitz.tui.screen.paint`) and the Textual widget build on 
 
 A card is a box of cells whose top line carries its index (``╭10♥──╮``), so a column fanned
 one line per card shows every index. A column longer than its room squeezes its face-down
-cards first, then its top card, and only then covers its lowest face-up cards.
+cards first, then its top card, and only then covers its lowest face-up cards; the player
+may scroll which face-up cards those are (never the top card). A right fan's covered cards
+show only their left strip, with the index.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from kibitz.cards import RANK_SYMBOLS, SUIT_SYMBOLS, Card, rank_of, suit_of
 from kibitz.piles import PileKind, PileSpec
@@ -60,6 +62,8 @@ class LaidCard:
     rect: Rect
     index: str
     """The index written on its top line (``10♥``); empty for a back."""
+    strip: int = 0
+    """The columns left in view when the next card of a right fan covers the rest (0: whole)."""
 
     @property
     def index_cells(self) -> tuple[tuple[int, int], ...]:
@@ -82,6 +86,8 @@ class LaidPlace:
     """What an empty place shows: what it takes (``A♣`` on a foundation) or the redeals left."""
     count: str
     """What the body of its top card says (the stock's size); empty for nothing."""
+    hidden: int = 0
+    """Face-up cards of a fanned column covered for want of room (the player may scroll them)."""
 
 
 @dataclass(frozen=True)
@@ -151,12 +157,14 @@ def empty_text(game: Game, spec: PileSpec, view: View) -> str:
     return ""
 
 
-def fan_steps(cards: Sequence[Card | None], room: int, height: int, minimum: int = 1) -> tuple[list[int], int]:
+def fan_steps(cards: Sequence[Card | None], room: int, height: int, minimum: int = 1,
+              scroll: int = 0) -> tuple[list[int], int]:
     """How far each card but the top lies from the next (``1`` a line or index, ``0`` covered)
     and the top card's height, for ``cards`` fanned within ``room`` cells.
 
     Face-down cards are squeezed first (a run of them keeps one line), then the top card
-    shrinks to its index line, and only then the lowest face-up cards are covered."""
+    shrinks to its index line, and only then face-up cards are covered: the lowest ones, or
+    with ``scroll`` (clamped) that many places further up, never the top card."""
     count = len(cards)
     steps = [minimum] * max(0, count - 1)
     top = height
@@ -170,16 +178,37 @@ def fan_steps(cards: Sequence[Card | None], room: int, height: int, minimum: int
     while excess > 0 and top > 1:
         top -= 1
         excess -= 1
-    for k in range(count - 1):
-        if excess <= 0:
-            break
-        excess -= steps[k]
+    open_steps = [k for k in range(count - 1) if steps[k]]
+    covered = min(len(open_steps), max(0, -(-excess // max(1, minimum))))
+    start = _clamp(scroll, 0, len(open_steps) - covered)
+    for k in open_steps[start:start + covered]:
         steps[k] = 0
     return steps, top
 
 
-def lay_out(game: Game, view: View, width: int, height: int) -> Layout:
-    """The table of ``game`` showing ``view`` in a ``width`` x ``height`` area of cells."""
+def hidden_cards(cards: Sequence[Card | None], steps: Sequence[int]) -> int:
+    """The face-up cards a fan covers entirely (their index out of view)."""
+    return sum(1 for k, step in enumerate(steps) if step == 0 and cards[k] is not None)
+
+
+def row_lines(rows: Sequence[float], scale_y: float, unit: int) -> dict[float, int]:
+    """The screen line of each table row: in proportion, but never more than ``unit`` lines
+    (a label line and a card, and a gap when there is room) per row after the row above it,
+    so no blank line is wasted where the room is short."""
+    lines: dict[float, int] = {}
+    previous: tuple[float, int] | None = None
+    for row in sorted(set(rows)):
+        line = math.floor(row * scale_y + 1e-9)
+        if previous is not None:
+            line = min(line, previous[1] + max(1, math.floor((row - previous[0]) * unit + 1e-9)))
+        lines[row] = line
+        previous = (row, line)
+    return lines
+
+
+def lay_out(game: Game, view: View, width: int, height: int, scroll: Mapping[str, int] | None = None) -> Layout:
+    """The table of ``game`` showing ``view`` in a ``width`` x ``height`` area of cells;
+    ``scroll`` says how far up each crowded column's covered cards were scrolled."""
     table = game.table
     scale_x, scale_y = width / table.columns, height / table.rows
     card_height = _clamp(math.floor(scale_y) - 1, MIN_CARD_HEIGHT, MAX_CARD_HEIGHT)
@@ -187,33 +216,43 @@ def lay_out(game: Game, view: View, width: int, height: int) -> Layout:
     scale_x = max(min(scale_x, card_width + 3.0), card_width + 1.0)
     scale_y = max(scale_y, card_height + 1.0)
     left = max(0, (width - math.floor(table.columns * scale_x) + 1) // 2)
+    unit = card_height + 1 + (1 if scale_y >= card_height + 3 else 0)
+    lines = row_lines([place.row for place in table.places]
+                      + [place.row + place.room for place in table.places if place.fan is Fan.DOWN], scale_y, unit)
     places: list[LaidPlace] = []
     cards: list[LaidCard] = []
     for place in table.places:
         spec = game.piles[game.pile_index(place.pile)]
         pile = view.pile(place.pile)
         x = left + math.floor(place.column * scale_x + 1e-9)
-        y = math.floor(place.row * scale_y + 1e-9)
+        y = lines[place.row]
         slot = Rect(x, y + 1, card_width, card_height)
-        area = _area(place, slot, table.columns, table.rows, scale_x, scale_y, left, width, height)
+        area = _area(place, slot, table.columns, table.rows, scale_x, lines, left, width, height)
+        laid = _pile_cards(place, pile, slot, area, (scroll or {}).get(place.pile, 0))
+        hidden = 0
+        if place.fan is Fan.DOWN and len(laid) > 1:
+            steps = [laid[k + 1].rect.y - laid[k].rect.y for k in range(len(laid) - 1)]
+            hidden = hidden_cards(pile, steps)
         label = place.pile
         if spec.kind is not PileKind.FOUNDATION and place.fan is Fan.NONE and len(pile) > 1:
             label += f" {len(pile)}"
+        if hidden:
+            label += f" ↕{hidden}"
         count = str(len(pile)) if spec.kind is PileKind.STOCK and pile else ""
         places.append(LaidPlace(place.pile, label[:max(len(place.pile), area.width)], (x, y), slot, area,
-                                empty_text(game, spec, view), count))
-        cards.extend(_pile_cards(place, pile, slot, area))
+                                empty_text(game, spec, view), count, hidden))
+        cards.extend(laid)
     return Layout(width, height, card_width, card_height, tuple(places), tuple(cards))
 
 
-def _area(place: Place, slot: Rect, columns: float, rows: float, scale_x: float, scale_y: float,
+def _area(place: Place, slot: Rect, columns: float, rows: float, scale_x: float, lines: Mapping[float, int],
           left: int, width: int, height: int) -> Rect:
     """A place's cells: its label line and slot, and a fan's room (to the screen's edge when
     the room reaches the table's edge: nothing lies beyond it)."""
     right, bottom = slot.right, slot.bottom
     if place.fan is Fan.DOWN:
         end = place.row + place.room
-        bottom = height if end >= rows - 1e-9 else math.floor(end * scale_y + 1e-9)
+        bottom = height if end >= rows - 1e-9 else lines[end]
     elif place.fan is Fan.RIGHT:
         end = place.column + place.room
         right = width if end >= columns - 1e-9 else left + math.floor(end * scale_x + 1e-9) - 1
@@ -221,7 +260,7 @@ def _area(place: Place, slot: Rect, columns: float, rows: float, scale_x: float,
     return Rect(slot.x, slot.y - 1, right - slot.x, bottom - slot.y + 1)
 
 
-def _pile_cards(place: Place, pile: Sequence[Card | None], slot: Rect, area: Rect) -> list[LaidCard]:
+def _pile_cards(place: Place, pile: Sequence[Card | None], slot: Rect, area: Rect, scroll: int) -> list[LaidCard]:
     """The cards of one pile laid out in its place: a squared pile shows its top card only."""
     if not pile:
         return []
@@ -229,7 +268,7 @@ def _pile_cards(place: Place, pile: Sequence[Card | None], slot: Rect, area: Rec
         top = len(pile) - 1
         return [_laid(place.pile, top, pile[top], slot)]
     if place.fan is Fan.DOWN:
-        steps, top_height = fan_steps(pile, area.bottom - slot.y, slot.height)
+        steps, top_height = fan_steps(pile, area.bottom - slot.y, slot.height, scroll=scroll)
         laid, y = [], slot.y
         for position, card in enumerate(pile):
             laid.append(_laid(place.pile, position, card, Rect(slot.x, y, slot.width, top_height)))
@@ -241,9 +280,11 @@ def _pile_cards(place: Place, pile: Sequence[Card | None], slot: Rect, area: Rec
     step = _clamp(spare // max(1, len(pile) - 1), 0, slot.width - 1) if len(pile) > 1 else 0
     if step >= widest:
         step = max(widest, min(step, slot.width - 2))
-    return [_laid(place.pile, position, card, Rect(slot.x + position * step, slot.y, slot.width, slot.height))
+    last = len(pile) - 1
+    return [_laid(place.pile, position, card, Rect(slot.x + position * step, slot.y, slot.width, slot.height),
+                  step if position < last and step < slot.width else 0)
             for position, card in enumerate(pile)]
 
 
-def _laid(pile: str, position: int, card: Card | None, rect: Rect) -> LaidCard:
-    return LaidCard(pile, position, card, rect, "" if card is None else index_text(card))
+def _laid(pile: str, position: int, card: Card | None, rect: Rect, strip: int = 0) -> LaidCard:
+    return LaidCard(pile, position, card, rect, "" if card is None else index_text(card), strip)

@@ -15,6 +15,8 @@ from kibitz.tui.screen.layout import Layout, LaidCard, LaidPlace, Rect
 SUIT_ROLES = {CLUBS: "clubs", SPADES: "spades", HEARTS: "hearts", DIAMONDS: "diamonds"}
 """The role of each suit's ink with the four-colour option."""
 BACK_FILL = "░"
+COVERING_EDGE = "┄"
+"""The top edge of a card lying on face-up cards covered for want of room."""
 
 
 @dataclass
@@ -79,16 +81,21 @@ def _centre(grid: Grid, rect: Rect, text: str, role: str) -> None:
     grid.put(x, y, text[:max(0, rect.width - 2)], role)
 
 
-def paint_card(grid: Grid, card: LaidCard, count: str, four_colours: bool) -> None:
-    """One card: a face with its index on the top line (and its suit in the middle), or a back."""
+def paint_card(grid: Grid, card: LaidCard, count: str, four_colours: bool, covers: bool = False) -> None:
+    """One card: a face with its index on the top line (and its suit in the middle), or a back.
+    A card that ``covers`` face-up cards laid at its very place (a crowded column) has a dashed top edge."""
     rect = card.rect
     if card.card is None:
         _box(grid, rect, "╭╮╰╯", "─", "│", "back", BACK_FILL)
         _centre(grid, rect, count, "back")
         return
     _box(grid, rect, "╭╮╰╯", "─", "│", "face")
+    if covers:
+        grid.put(rect.x + 1, rect.y, COVERING_EDGE * max(0, rect.width - 2), "face")
     role = ink(card.card, four_colours)
     grid.put(rect.x + 1, rect.y, card.index, role)
+    if card.strip:
+        return   # the next card of a right fan covers all but its left strip: the index says it all
     if rect.height >= 3:
         _centre(grid, rect, SUIT_SYMBOLS[suit_of(card.card)], role)
     if rect.height >= 5:
@@ -110,6 +117,10 @@ def paint(layout: Layout, four_colours: bool = False) -> Grid:
     for place in layout.places:
         paint_place(grid, place, place.pile not in laid)
     counts = {place.pile: place.count for place in layout.places}
+    below: LaidCard | None = None
     for card in layout.cards:
-        paint_card(grid, card, counts[card.pile], four_colours)
+        covers = (below is not None and below.pile == card.pile and below.rect.x == card.rect.x
+                  and below.rect.y == card.rect.y and below.card is not None)
+        paint_card(grid, card, counts[card.pile], four_colours, covers)
+        below = card
     return grid

@@ -1,7 +1,9 @@
 """The table widget: the painted layout in colour, with a cursor, a picked-up card and a hint.
 
 It redraws from the player's view whenever its size or what it shows changes, and posts
-:class:`TableWidget.Clicked` when a card or place is clicked.
+:class:`TableWidget.Clicked` when a card or place is clicked, :class:`TableWidget.Dragged`
+when a card is dragged onto a place and :class:`TableWidget.DoubleClicked` for a double click.
+A column too long for its room scrolls its covered cards with the mouse wheel or PageUp/PageDown.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
@@ -57,10 +60,32 @@ class TableWidget(Widget):
     TableWidget { width: 1fr; height: 1fr; background: #0f4a2a; }
     """
 
+    BINDINGS = [
+        Binding("pageup", "scroll_column(1)", "Scroll", show=False),
+        Binding("pagedown", "scroll_column(-1)", "Scroll", show=False),
+    ]
+
     class Clicked(Message):
         """A click on a card (``position`` set) or on a place (``position`` ``None``)."""
 
         def __init__(self, pile: str, position: int | None) -> None:
+            super().__init__()
+            self.pile = pile
+            self.position = position
+
+    class Dragged(Message):
+        """The card at ``position`` of ``pile`` (with those on it) dragged onto place ``target``."""
+
+        def __init__(self, pile: str, position: int, target: str) -> None:
+            super().__init__()
+            self.pile = pile
+            self.position = position
+            self.target = target
+
+    class DoubleClicked(Message):
+        """A double click on the card at ``position`` of ``pile``: send it to a foundation."""
+
+        def __init__(self, pile: str, position: int) -> None:
             super().__init__()
             self.pile = pile
             self.position = position
@@ -73,7 +98,11 @@ class TableWidget(Widget):
         self.cursor: str = game.table.places[0].pile
         self.picked: Picked | None = None
         self.hint: Move | None = None
+        self.scroll: dict[str, int] = {}
+        """How far each crowded column's covered cards are scrolled up (see :func:`fan_steps`)."""
         self._layout: Layout | None = None
+        self._pressed: tuple[str, int] | None = None
+        self._dragged = False
 
     def show(self, view: View, *, cursor: str | None = None, picked: Picked | None = None,
              hint: Move | None = None) -> None:
@@ -92,7 +121,7 @@ class TableWidget(Widget):
         width, height = self.size.width, self.size.height
         layout = self._layout
         if layout is None or (layout.width, layout.height) != (width, height):
-            layout = self._layout = lay_out(self.game, self.view, max(1, width), max(1, height))
+            layout = self._layout = lay_out(self.game, self.view, max(1, width), max(1, height), self.scroll)
         return layout
 
     def on_resize(self, event: events.Resize) -> None:
@@ -112,14 +141,32 @@ class TableWidget(Widget):
                 for x, y in _cells(card.rect):
                     marks[(x, y)] = SELECTED
         text = Text(no_wrap=True, overflow="crop")
+        styles: dict[tuple[str, Style | None], Style] = {}
         for y, row in enumerate(grid.rows):
+            run: list[str] = []
+            key: tuple[str, Style | None] | None = None
             for x, cell in enumerate(row):
-                style = ROLE_STYLES.get(cell.role, Style())
-                mark = marks.get((x, y))
-                text.append(cell.char, style + mark if mark is not None else style)
+                here = (cell.role, marks.get((x, y)))
+                if here != key and run and key is not None:
+                    text.append("".join(run), self._style(key, styles))
+                    run = []
+                key = here
+                run.append(cell.char)
+            if run and key is not None:
+                text.append("".join(run), self._style(key, styles))
             if y < grid.height - 1:
                 text.append("\n")
         return text
+
+    @staticmethod
+    def _style(key: tuple[str, Style | None], styles: dict[tuple[str, Style | None], Style]) -> Style:
+        """The style of a role with a mark (cursor, picked-up, hint) over it, made once per render."""
+        style = styles.get(key)
+        if style is None:
+            role, mark = key
+            style = ROLE_STYLES.get(role, Style())
+            style = styles[key] = style + mark if mark is not None else style
+        return style
 
     @staticmethod
     def _mark_label(layout: Layout, pile: str, style: Style, marks: dict[tuple[int, int], Style]) -> None:
@@ -137,11 +184,61 @@ class TableWidget(Widget):
             if x in (rect.x, rect.right - 1) or y in (rect.y, rect.bottom - 1):
                 marks[(x, y)] = style
 
+    def scroll_column(self, pile: str, amount: int) -> bool:
+        """Scroll ``pile``'s covered cards ``amount`` places up (down when negative); whether
+        anything moved."""
+        layout = self.layout_now
+        before = tuple(card.rect for card in layout.pile_cards(pile))
+        old = self.scroll.get(pile, 0)
+        self.scroll[pile] = max(0, old + amount)
+        self._layout = None
+        if tuple(card.rect for card in self.layout_now.pile_cards(pile)) == before:
+            self.scroll[pile] = old
+            self._layout = None
+            return False
+        self.refresh()
+        return True
+
+    def action_scroll_column(self, amount: int) -> None:
+        self.scroll_column(self.cursor, amount)
+
+    def _scroll_at(self, event: events.MouseEvent, amount: int) -> None:
+        place = self.layout_now.place_at(event.x, event.y)
+        if place is not None and (place.hidden or self.scroll.get(place.pile)):
+            event.stop()
+            self.scroll_column(place.pile, amount)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._scroll_at(event, 1)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._scroll_at(event, -1)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        card = self.layout_now.card_at(event.x, event.y)
+        self._pressed = None if card is None or card.card is None else (card.pile, card.position)
+        self._dragged = False
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        pressed, self._pressed = self._pressed, None
+        if pressed is None:
+            return
+        place = self.layout_now.place_at(event.x, event.y)
+        if place is not None and place.pile != pressed[0]:
+            self._dragged = True
+            self.post_message(self.Dragged(pressed[0], pressed[1], place.pile))
+
     def on_click(self, event: events.Click) -> None:
+        if self._dragged:
+            self._dragged = False
+            return
         layout = self.layout_now
         card = layout.card_at(event.x, event.y)
         if card is not None:
-            self.post_message(self.Clicked(card.pile, card.position))
+            if event.chain >= 2 and card.card is not None:
+                self.post_message(self.DoubleClicked(card.pile, card.position))
+            else:
+                self.post_message(self.Clicked(card.pile, card.position))
             return
         place = layout.place_at(event.x, event.y)
         if place is not None:
