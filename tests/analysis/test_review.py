@@ -129,5 +129,6 @@ def test_the_report_shows_the_chart_and_the_labelled_moves() -> None:
     done = review_game(start, moves, seed=2, deal=3, setting=CHEAP)
     text = report(done, positions(start, moves))
     assert text.startswith("Review of deal #3") and "100% |" in text and "Accuracy:" in text and "Luck:" in text
-    assert chart([1.0, None, 0.0], marks={2: "X"}) == ["100% |█?_|", "     |  X|", "     move 1    3"][:2] + \
-        chart([1.0, None, 0.0], marks={2: "X"})[2:]
+    assert chart([1.0, None, 0.0], marks={2: "X"}) == ["100% |█?_|", "     |  X|", "     moves 1-3"]
+    assert chart([0.5]) == ["100% |▄|", "     | |", "     move 1"]
+    assert chart([1.0] * 20)[2] == "     move 1" + " " * 12 + "20"   # under the first and the last column

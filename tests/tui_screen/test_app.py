@@ -107,3 +107,43 @@ def test_quit_leaves_at_once_before_a_move() -> None:
         assert not app.is_running
 
     run(scenario)
+
+
+def test_a_run_of_cards_moves_without_typing() -> None:
+    """+ takes the card under the picked-up one too (a run moves whole); - gives one back."""
+    from kibitz.solver import Limits, solve
+
+    game = kibitz.game("duchess")
+    state = game.deal(3)
+    line = solve(state, Limits(seconds=None, nodes=1_000_000)).moves
+    history = History.new(game, 3)
+    for move in line:
+        if "/" in str(move):
+            break
+        history.play(move)
+    run_move = next(str(move) for move in history.state.legal_moves if "/" in str(move))
+    source, rest = run_move.split(">")
+    target, size = rest.split("/")
+    app = TableApp(history)
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            layout = app.table.layout_now
+            top = layout.pile_cards(source)[-1]
+            await pilot.click("#table", offset=(top.rect.x + 1, top.rect.y))
+            for _ in range(int(size)):
+                await pilot.press("plus")
+            assert "No more cards" in status(app) or int(size) == len(history.state.pile(source))
+            await pilot.press("minus")
+            assert app.picked is not None
+            assert app.picked.position == len(history.state.pile(source)) - int(size) + 1
+            await pilot.press("plus")
+            assert app.picked.position == len(history.state.pile(source)) - int(size)
+            assert f"and the {int(size) - 1} card" in status(app)
+            slot = layout.place(target).slot
+            await pilot.click("#table", offset=(slot.x + 2, slot.y + 1))
+
+    before = history.move_count
+    asyncio.run(drive())
+    assert app.history.move_count == before + 1 and str(app.history.moves[-1]) == run_move

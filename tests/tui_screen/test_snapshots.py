@@ -16,5 +16,5 @@ SLUGS = [info.slug for info in kibitz.games()]
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_the_opening_table_looks_as_stored(slug: str, snap_compare: Callable[..., Any]) -> None:
-    app = TableApp(History.new(kibitz.game(slug), 5))
+    app = TableApp(History.new(kibitz.game(slug), 5), now=lambda: 0.0)   # the clock stands at 0:00
     assert snap_compare(app, terminal_size=(100, 32))

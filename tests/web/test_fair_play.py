@@ -123,7 +123,11 @@ def test_a_random_deal_stays_withheld_after_a_restart_of_the_server(tmp_path: Pa
 def seat(client: TestClient, game_id: str, start: kibitz.State) -> None:
     """Put a game whose position is ``start`` on the table as game ``game_id`` (the referee's
     memory), as if it had been dealt so."""
-    client.app.state.referee.cache[game_id] = Play(History(start, 1), 0.0)  # type: ignore[attr-defined]
+    referee = client.app.state.referee  # type: ignore[attr-defined]
+    play = Play(History(start, 1), 0.0)
+    if referee.store.stamp(game_id) is None:
+        referee.store.create(game_id, play)   # stored with no move: the copy in memory stays current
+    referee.cache[game_id] = play
 
 
 @pytest.mark.parametrize("slug", FAIR_GAMES)

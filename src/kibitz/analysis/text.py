@@ -88,8 +88,18 @@ def chart(chances: Sequence[float | None], width: int = 72, marks: dict[int, str
         marked = [marks[k] for k in range(first, first + len(group)) if marks and k in marks]
         under.append(max(marked, key=" .ix!X".index) if marked else " ")
     lines = ["100% |" + "".join(columns).replace(" ", "_") + "|", "     |" + "".join(under) + "|"]
-    lines.append(f"     move 1{' ' * max(0, len(columns) - 6 - len(str(len(chances))))}{len(chances)}")
+    lines.append("     " + _axis(len(chances), len(columns)))
     return lines
+
+
+def _axis(moves: int, columns: int) -> str:
+    """The line under a chart of ``columns`` columns for ``moves`` moves: ``move 1`` under its
+    first column and the last move's number under its last, where they fit apart."""
+    last = str(moves)
+    gap = columns - len("move 1") - len(last)
+    if moves == 1:
+        return "move 1"
+    return f"move 1{' ' * gap}{last}" if gap >= 1 else f"moves 1-{last}"
 
 
 LABEL_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from typing import TYPE_CHECKING, Callable
 
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
 from kibitz.autoplay import autoplay, finishing_moves
@@ -25,21 +26,26 @@ from kibitz.state import State
 from kibitz.reasons import capital
 from kibitz.spoken import card_words, move_phrase, played_words, to_foundations
 from kibitz.tui.drawing import plural
+from kibitz.tui.screen.clock import PlayClock
 from kibitz.tui.screen.dialogs import NewDealScreen, NewGame, Question
 from kibitz.tui.screen.navigation import chosen_move, neighbour, typed_move
+from kibitz.tui.screen.review import ReviewScreen
 from kibitz.tui.screen.screens import HelpScreen, RulesScreen
 from kibitz.tui.screen.stats import StatisticsScreen
 from kibitz.tui.screen.widget import Picked, TableWidget
 
 if TYPE_CHECKING:  # the analysis layer loads when first asked: the table starts without the solver
-    from kibitz.analysis import Chance, Hint
+    from kibitz.analysis import Chance, Hint, Review, SolverAnswer
     from kibitz.tui.screen.stored import GameKeeper
+    from kibitz.web.store import Play
 
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
 FAIR = "seeing only what you see"
 """Who answers a hint or a chance: never the hidden cards."""
+ANALYSIS = "solver (sees every card)"
+"""Who answers in the analysis mode: every answer of the solver is labelled so."""
 
 
 class QuitScreen(Question):
@@ -56,7 +62,9 @@ class TableApp(App[None]):
 
     CSS = """
     /* One line; up to three for a long reason (the layout counts one: CHROME_LINES). */
-    #status { height: auto; max-height: 3; background: #1c2530; color: #e8e8e8; padding: 0 1; }
+    #status-line { height: auto; max-height: 3; background: #1c2530; color: #e8e8e8; }
+    #status { width: 1fr; height: auto; max-height: 3; padding: 0 1; }
+    #clock { width: auto; height: 1; padding: 0 1; color: #9fc2e0; }
     #move-line { height: 1; border: none; padding: 0 1; display: none; }
     #move-line.open { display: block; }
     """
@@ -67,6 +75,8 @@ class TableApp(App[None]):
         Binding("down", "cursor('down')", "Move", show=False),
         Binding("enter,space", "pick", "Pick/put"),
         Binding("escape", "cancel", "Cancel", show=False),
+        Binding("plus,equals_sign", "run(-1)", "More cards", show=False),
+        Binding("minus", "run(1)", "Fewer cards", show=False),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo", show=False),
         Binding("d", "deal", "Deal"),
@@ -75,6 +85,8 @@ class TableApp(App[None]):
         Binding("F", "auto_finish", "Auto-finish", show=False),
         Binding("h", "hint", "Hint"),
         Binding("c", "chance", "Chance", show=False),
+        Binding("v", "review", "Review", show=False),
+        Binding("A", "analysis", "Analysis", show=False),
         Binding("n", "new_deal", "New"),
         Binding("R", "rules", "Rules", show=False),
         Binding("question_mark", "help", "Help"),
@@ -84,7 +96,8 @@ class TableApp(App[None]):
     ]
 
     def __init__(self, history: History, *, four_colours: bool = False, chosen: bool = True,
-                 auto_finish: bool = False, keeper: GameKeeper | None = None) -> None:
+                 auto_finish: bool = False, keeper: GameKeeper | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.keeper = keeper
         """Keeps the game in the store shared with the browser (told of every change), if any."""
@@ -101,18 +114,30 @@ class TableApp(App[None]):
         self.seed_text = secrets.token_hex(8)
         """What the seeds of this game's searches are made from, with the move count."""
         self.message = "Arrows, Enter or click; ? help."
+        self.analysis = False
+        """The analysis mode: hint and chance ask the solver, which sees every card."""
+        self.assisted = False
+        """Whether the solver answered about this game (the store keeps it too, with a keeper)."""
+        self.reviewed: Review | None = None
+        """The last review completed (shown again at once for the same moves)."""
+        stored = None if keeper is None or keeper.play is None else keeper.play.active
+        self.clock = PlayClock(stored or 0.0, now)
+        """The time of active play (with a keeper, the stored game's clock)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield TableWidget(self.history.game, self.history.state.view(), four_colours=self.four_colours,
                               id="table")
             yield Input(placeholder="a move, e.g. t3>f5 (Enter plays it, Esc closes)", id="move-line")
-            yield Static("", id="status", markup=False)
+            with Horizontal(id="status-line"):
+                yield Static("", id="status", markup=False)
+                yield Static(self.clock.words(), id="clock", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = self.history.game.name
         self.refresh_table()
+        self.set_interval(1.0, self.tick_clock)
 
     @property
     def table(self) -> TableWidget:
@@ -151,10 +176,56 @@ class TableApp(App[None]):
         kept = None if self.keeper is None else self.keeper.keep(self.history, self.chosen)
         message = kept or self.outcome() or self.message
         self.query_one("#status", Static).update(f"{self.header()} │ {message}")
+        self.show_clock()
 
     def say(self, message: str) -> None:
         self.message = message
         self.refresh_table()
+
+    # -- the clock, the analysis mode and the assisted mark --------------------------------
+
+    def kept_play(self) -> Play | None:
+        """The stored game of the table's game, while the keeper keeps it."""
+        keeper = self.keeper
+        if keeper is None or keeper.play is None or keeper.detached or keeper.play.history is not self.history:
+            return None
+        return keeper.play
+
+    def is_assisted(self) -> bool:
+        """Whether the solver, which sees every card, answered about this game."""
+        play = self.kept_play()
+        return self.assisted or (play is not None and play.assisted)
+
+    def mark_assisted(self) -> None:
+        """The solver answered about this game: it counts as assisted (in the store too)."""
+        self.assisted = True
+        if self.keeper is not None and self.kept_play() is not None:
+            self.keeper.assisted()
+
+    def show_clock(self) -> None:
+        """The right end of the status line: the analysis mode, the assisted mark, the clock."""
+        parts = ["analysis" if self.analysis else "", "assisted" if self.is_assisted() else "", self.clock.words()]
+        self.query_one("#clock", Static).update(" · ".join(part for part in parts if part))
+
+    def tick_clock(self) -> None:
+        """Once a second: the clock counts the time gone by while the game is played on the
+        table (no page open over it, the game not over); the store's clock follows it."""
+        running = len(self.screen_stack) == 1 and not self.history.state.is_over()
+        seconds = self.clock.tick(running)
+        play = self.kept_play()
+        if play is not None and self.keeper is not None:
+            # Reported every second, paused or not: time spent on a page never reaches the store.
+            self.keeper.referee.tick(play, seconds)
+            self.clock.set(play.active)
+        self.show_clock()
+
+    def action_analysis(self) -> None:
+        self.analysis = not self.analysis
+        if self.analysis:
+            self.say(f"Analysis mode on: h, c and v ask the {ANALYSIS}; once it answers, the game counts "
+                     "as assisted.")
+        else:
+            self.say("Analysis mode off: h, c and v see only what you see.")
 
     # -- playing --------------------------------------------------------------
 
@@ -186,10 +257,17 @@ class TableApp(App[None]):
 
     def pick(self, pile: str, position: int | None) -> None:
         """Pick up the card at ``position`` of ``pile`` (its top card for ``None``); the stock deals."""
+        state = self.history.state
         if pile == "s":
-            self.action_deal()
+            if any(move.is_deal for move in state.legal_moves) or not any(
+                    move.source == "s" for move in state.legal_moves):
+                self.action_deal()
+                return
+            # No deal, but the stock's top card may move (Duchess, once reserve and waste are used up).
+            self.picked = Picked("s", len(state.pile("s")) - 1)
+            self.say("Picked up the stock's top card: now choose where it goes (Esc cancels).")
             return
-        cards = self.history.state.view().pile(pile)
+        cards = state.view().pile(pile)
         if not cards:
             self.say(f"{capital(self.spoken(pile))} is empty.")
             return
@@ -200,6 +278,22 @@ class TableApp(App[None]):
         self.picked = Picked(pile, position)
         self.say(f"Picked up {card_words(cards[position], pile)} from {self.spoken(pile)}: now choose where it goes "
                  "(Esc cancels).")
+
+    def action_run(self, step: int) -> None:
+        """Take one more card (``step`` -1) or one fewer (+1) of the run under the picked-up card."""
+        picked = self.picked
+        if picked is None or picked.pile == "s":
+            self.say("Pick up a card first: + then takes the card under it too, - one fewer.")
+            return
+        cards = self.history.state.view().pile(picked.pile)
+        position = picked.position + step
+        if not 0 <= position < len(cards) or cards[position] is None:
+            self.say("No more cards of that pile can be taken." if step < 0 else "Only the top card is left.")
+            return
+        self.picked = Picked(picked.pile, position)
+        more = len(cards) - 1 - position
+        self.say(f"Picked up {card_words(cards[position], picked.pile)}"
+                 + (f" and the {plural(more, 'card')} on it" if more else "") + ".")
 
     def spoken(self, pile: str) -> str:
         game = self.history.game
@@ -386,6 +480,10 @@ class TableApp(App[None]):
     def action_hint(self) -> None:
         if self.ended("Hint"):
             return
+        if self.analysis:
+            self.say(f"{capital(ANALYSIS)}: looking for a winning line…")
+            self.ask_solver(self.history, self.history.moves, "hint")
+            return
         self.say("Hint: thinking…")
         self.find_hint(self.history, self.history.states, self.history.moves, self.seed())
 
@@ -406,6 +504,10 @@ class TableApp(App[None]):
     def action_chance(self) -> None:
         if self.ended("Chance"):
             return
+        if self.analysis:
+            self.say(f"{capital(ANALYSIS)}: can the game still be won? Thinking…")
+            self.ask_solver(self.history, self.history.moves, "chance")
+            return
         self.say("Chance to win: thinking…")
         self.find_chance(self.history, self.history.states, self.history.moves, self.seed("chance"))
 
@@ -422,6 +524,57 @@ class TableApp(App[None]):
             return
         from kibitz.analysis.text import chance_words
         self.say(f"Chance to win from here: {chance_words(found)}; an upper bound (? says more).")
+
+    # -- the analysis mode: the solver's answers, seeing every card --------------------------
+
+    @work(thread=True, exclusive=True, group="solver")
+    def ask_solver(self, history: History, moves: tuple[Move, ...], asked: str) -> None:
+        """The solver's answer about the position after ``moves`` (``asked``: for the hint or
+        the chance), found off the screen's thread."""
+        from kibitz.analysis import solver_answer
+        found = solver_answer(history.states[len(moves)])
+        self.call_from_thread(self.show_solver_answer, history, moves, asked, found)
+
+    def show_solver_answer(self, history: History, moves: tuple[Move, ...], asked: str, found: SolverAnswer) -> None:
+        """Say the solver's answer, labelled, if its position is still on the table; the game
+        counts as assisted from then on."""
+        if history is not self.history or moves != history.moves:
+            return
+        self.mark_assisted()
+        state = history.state
+        if asked == "hint" and found.move is not None:
+            self.hint, self.hinted_at = found.move, moves
+            words = f"{move_phrase(state, found.move)} ({found.reason})"
+        elif found.winnable is True:
+            words = "the game can still be won"
+        elif found.winnable is False:
+            words = "the game cannot be won any more"
+        else:
+            words = f"not decided within {found.nodes:,} positions"
+        self.say(f"{capital(ANALYSIS)}: {words}. This game is assisted.")
+
+    # -- the review ---------------------------------------------------------------------------
+
+    def action_review(self) -> None:
+        """The review of the game so far: the fair part; the solver's part too once the game
+        has ended, or in the analysis mode (which marks the game assisted)."""
+        history = self.history
+        if not history.move_count:
+            self.say("Review: no move played yet.")
+            return
+        ended = history.state.is_over()
+        sees = ended or self.analysis
+        if sees and not ended:
+            self.mark_assisted()
+            self.show_clock()
+        known = self.reviewed
+        if known is None or known.moves != history.moves or not known.complete or (sees and not known.sees_every_card):
+            known = None
+        self.push_screen(ReviewScreen(history, self.seed("review"), sees, known), self.review_closed)
+
+    def review_closed(self, done: Review | None) -> None:
+        if done is not None and done.moves == self.history.moves:
+            self.reviewed = done
 
     # -- a new deal, help and the rules -----------------------------------------------------
 
@@ -450,7 +603,9 @@ class TableApp(App[None]):
         shown = self.chosen or left.state.is_over()
         before = f"The game left was deal #{left.deal_number}. " if not shown and left.deal_number is not None else ""
         self.history, self.chosen = made.history, made.chosen
-        self.picked = self.hint = self.hinted_at = None
+        self.picked = self.hint = self.hinted_at = self.reviewed = None
+        self.assisted = False
+        self.clock.set(0.0)
         self.seed_text = secrets.token_hex(8)
         old = self.table
         await old.remove()

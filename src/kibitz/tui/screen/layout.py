@@ -194,13 +194,18 @@ def hidden_cards(cards: Sequence[Card | None], steps: Sequence[int]) -> int:
 def row_lines(rows: Sequence[float], scale_y: float, unit: int) -> dict[float, int]:
     """The screen line of each table row: in proportion, but never more than ``unit`` lines
     (a label line and a card, and a gap when there is room) per row after the row above it,
-    so no blank line is wasted where the room is short."""
+    so no blank line is wasted where the room is short; yet a row a whole row below another
+    stays ``unit`` lines below it (as far as its proportion allows) when rows between them
+    would floor it closer."""
     lines: dict[float, int] = {}
     previous: tuple[float, int] | None = None
     for row in sorted(set(rows)):
-        line = math.floor(row * scale_y + 1e-9)
+        proportional = line = math.floor(row * scale_y + 1e-9)
         if previous is not None:
             line = min(line, previous[1] + max(1, math.floor((row - previous[0]) * unit + 1e-9)))
+        for above, above_line in lines.items():
+            if row - above >= 1 - 1e-9:
+                line = max(line, min(above_line + unit, proportional))
         lines[row] = line
         previous = (row, line)
     return lines

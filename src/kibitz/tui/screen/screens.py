@@ -32,7 +32,8 @@ cursor's column, brings them into view.
 | key | what it does |
 |---|---|
 | arrows | move the cursor between places |
-| Enter, space | pick up the card at the cursor; put it down at the cursor |
+| Enter, space | pick up the card at the cursor (on the stock: deal, or take its top card where only that may move); put it down at the cursor |
+| `+` / `-` | with a card picked up: take the card under it too (a run moves whole) / one fewer |
 | Esc | put the card back (or close a page or the move line) |
 | `:` | type a move, e.g. `t3>f5`, `r1>t2`, `deal` |
 | `d` | deal from the stock (or redeal) |
@@ -42,6 +43,8 @@ cursor's column, brings them into view.
 | `F` | auto-finish on or off: finish by itself as soon as it can |
 | `h` | hint: a strong player's next move, marked on the table, not played |
 | `c` | the chance to win from here |
+| `v` | the review of the game so far: the chance before each move, the moves that gave it away |
+| `A` | the analysis mode on or off: `h`, `c` and `v` ask the solver, which sees every card (the game counts as assisted) |
 | `n` | a new deal: game, ruleset, deal number or a random one, level, winnable only |
 | `R` | the rules of this game |
 | `?` | this page |
@@ -55,6 +58,14 @@ The hint and the chance see only what you see: a strong player tries its ideas o
 that fit the cards you have seen, never on the hidden cards themselves.
 
 The chance to win is {chance}.
+
+The review (`v`) shows what you could see during a game; once the game has ended, the
+solver's part too, seeing every card: whether the deal could be won, and the point of no
+return. The analysis mode (`A`) asks the solver, which sees every card, now: its answers are
+labelled "solver (sees every card)", and the game counts as assisted.
+
+The clock at the right of the status line counts the time of active play: it stops while a
+page like this one is open, and once the game has ended.
 
 ## Piles
 
