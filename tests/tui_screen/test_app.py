@@ -147,3 +147,50 @@ def test_a_run_of_cards_moves_without_typing() -> None:
     before = history.move_count
     asyncio.run(drive())
     assert app.history.move_count == before + 1 and str(app.history.moves[-1]) == run_move
+
+
+def test_the_stocks_top_card_moves_by_keys_even_where_a_deal_is_possible() -> None:
+    """Duchess with the reserve used up: the stock's top card may fill an empty column while a
+    deal is possible too; Enter on the stock picks it up, and Enter on the stock again deals."""
+    from kibitz.solver import Limits, solve
+
+    game = kibitz.game("duchess")
+    line = solve(game.deal(3), Limits(seconds=None, nodes=1_000_000)).moves
+    history = History.new(game, 3)
+    for move in line:
+        if str(move).startswith("s>"):
+            break
+        history.play(move)
+    legal = {str(move) for move in history.state.legal_moves}
+    assert "deal" in legal and "s>t1" in legal
+    before = history.move_count
+
+    async def on_stock(app: TableApp, pilot: Pilot[None]) -> None:
+        stock = app.table.layout_now.place("s").slot
+        await pilot.click("#table", offset=(stock.x + 2, stock.y + 1))
+
+    async def to_tableau(app: TableApp, pilot: Pilot[None]) -> None:
+        await on_stock(app, pilot)
+        assert app.picked is not None and app.picked.pile == "s"
+        assert "the stock again deals" in status(app)
+        while app.table.cursor != "t1":
+            await pilot.press("down" if app.table.cursor in ("s", "w") else "left")
+        await pilot.press("enter")
+
+    async def deal(app: TableApp, pilot: Pilot[None]) -> None:
+        await on_stock(app, pilot)
+        await pilot.press("enter")
+
+    cases: list[tuple[Scenario, str]] = [(to_tableau, "s>t1"), (deal, "deal")]
+    for scenario, played in cases:
+        app = TableApp(History.new(game, 3))
+        for move in line[:before]:
+            app.history.play(move)
+
+        async def drive(app: TableApp = app, scenario: Scenario = scenario) -> None:
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                await scenario(app, pilot)
+
+        asyncio.run(drive())
+        assert app.history.move_count == before + 1 and str(app.history.moves[-1]) == played

@@ -246,6 +246,9 @@ class TableApp(App[None]):
             return
         self.picked = None
         if target == picked.pile:
+            if target == "s" and any(move.is_deal for move in self.history.state.legal_moves):
+                self.action_deal()
+                return
             self.say("Put back.")
             return
         try:
@@ -259,13 +262,15 @@ class TableApp(App[None]):
         """Pick up the card at ``position`` of ``pile`` (its top card for ``None``); the stock deals."""
         state = self.history.state
         if pile == "s":
-            if any(move.is_deal for move in state.legal_moves) or not any(
-                    move.source == "s" for move in state.legal_moves):
+            if not any(move.source == "s" and not move.is_deal for move in state.legal_moves):
                 self.action_deal()
                 return
-            # No deal, but the stock's top card may move (Duchess, once reserve and waste are used up).
+            # The stock's top card may move (Duchess, once reserve and waste are used up); with a deal
+            # possible too, choosing the stock again deals.
             self.picked = Picked("s", len(state.pile("s")) - 1)
-            self.say("Picked up the stock's top card: now choose where it goes (Esc cancels).")
+            again = any(move.is_deal for move in state.legal_moves)
+            self.say("Picked up the stock's top card: now choose where it goes"
+                     + (" (the stock again deals; Esc cancels)." if again else " (Esc cancels)."))
             return
         cards = state.view().pile(pile)
         if not cards:

@@ -32,7 +32,7 @@ cursor's column, brings them into view.
 | key | what it does |
 |---|---|
 | arrows | move the cursor between places |
-| Enter, space | pick up the card at the cursor (on the stock: deal, or take its top card where only that may move); put it down at the cursor |
+| Enter, space | pick up the card at the cursor (on the stock: deal; where its top card may move, pick it up, and the stock again deals); put it down at the cursor |
 | `+` / `-` | with a card picked up: take the card under it too (a run moves whole) / one fewer |
 | Esc | put the card back (or close a page or the move line) |
 | `:` | type a move, e.g. `t3>f5`, `r1>t2`, `deal` |
