@@ -113,7 +113,7 @@ class TableApp(App[None]):
         """The moves of the position the hint is for: a hint is shown only there."""
         self.seed_text = secrets.token_hex(8)
         """What the seeds of this game's searches are made from, with the move count."""
-        self.message = "Arrows, Enter or click; ? help."
+        self.message = "? for help."
         self.analysis = False
         """The analysis mode: hint and chance ask the solver, which sees every card."""
         self.assisted = False
