@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Awaitable, Callable
 
 import kibitz
 from kibitz.cards import parse_card
 from kibitz.history import History
 from kibitz.tui.screen.app import QuitScreen, TableApp
 from textual.pilot import Pilot
-from textual.widgets import Static
 
-Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
+from .pilot import Scenario, drive, status
 
 
 def run(scenario: Scenario, size: tuple[int, int] = (120, 40)) -> TableApp:
     """Run ``scenario`` on Duchess deal 3 (reserve tops 7♦, J♥, 9♦, J♠) and return the app."""
     app = TableApp(History.new(kibitz.game("duchess"), 3))
 
-    async def drive() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await scenario(app, pilot)
-
-    asyncio.run(drive())
-    return app
+    return drive(app, scenario, size)
 
 
-def status(app: TableApp) -> str:
-    return str(app.query_one("#status", Static).render())
 
 
 def test_a_move_by_keys() -> None:
@@ -126,26 +115,24 @@ def test_a_run_of_cards_moves_without_typing() -> None:
     target, size = rest.split("/")
     app = TableApp(history)
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            layout = app.table.layout_now
-            top = layout.pile_cards(source)[-1]
-            await pilot.click("#table", offset=(top.rect.x + 1, top.rect.y))
-            for _ in range(int(size)):
-                await pilot.press("plus")
-            assert "No more cards" in status(app) or int(size) == len(history.state.pile(source))
-            await pilot.press("minus")
-            assert app.picked is not None
-            assert app.picked.position == len(history.state.pile(source)) - int(size) + 1
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        layout = app.table.layout_now
+        top = layout.pile_cards(source)[-1]
+        await pilot.click("#table", offset=(top.rect.x + 1, top.rect.y))
+        for _ in range(int(size)):
             await pilot.press("plus")
-            assert app.picked.position == len(history.state.pile(source)) - int(size)
-            assert f"and the {int(size) - 1} card" in status(app)
-            slot = layout.place(target).slot
-            await pilot.click("#table", offset=(slot.x + 2, slot.y + 1))
+        assert "No more cards" in status(app) or int(size) == len(history.state.pile(source))
+        await pilot.press("minus")
+        assert app.picked is not None
+        assert app.picked.position == len(history.state.pile(source)) - int(size) + 1
+        await pilot.press("plus")
+        assert app.picked.position == len(history.state.pile(source)) - int(size)
+        assert f"and the {int(size) - 1} card" in status(app)
+        slot = layout.place(target).slot
+        await pilot.click("#table", offset=(slot.x + 2, slot.y + 1))
 
     before = history.move_count
-    asyncio.run(drive())
+    drive(app, scenario)
     assert app.history.move_count == before + 1 and str(app.history.moves[-1]) == run_move
 
 
@@ -186,11 +173,5 @@ def test_the_stocks_top_card_moves_by_keys_even_where_a_deal_is_possible() -> No
         app = TableApp(History.new(game, 3))
         for move in line[:before]:
             app.history.play(move)
-
-        async def drive(app: TableApp = app, scenario: Scenario = scenario) -> None:
-            async with app.run_test(size=(120, 40)) as pilot:
-                await pilot.pause()
-                await scenario(app, pilot)
-
-        asyncio.run(drive())
+        drive(app, scenario)
         assert app.history.move_count == before + 1 and str(app.history.moves[-1]) == played

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Awaitable, Callable
 
 import kibitz
 from kibitz.autoplay import finishing_moves
@@ -14,7 +12,8 @@ from kibitz.tui.screen.screens import HelpScreen, RulesScreen, rules_text
 from textual.pilot import Pilot
 from textual.widgets import Input, Markdown, Static
 
-Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
+from .pilot import Scenario, drive
+from .pilot import status as status_line
 
 NEAR_THE_END = (
     "r1>f4 r2>f1 t1>f4 t3>f3 r2>t1 r2>f4 r1>t3 r1>t2 deal w>t4 deal w>f2 deal deal deal deal w>f2 t4>f2 deal w>f3 "
@@ -31,17 +30,11 @@ def run(scenario: Scenario, history: History | None = None, size: tuple[int, int
     """Run ``scenario`` on ``history`` (Duchess deal 3 by default) and return the app."""
     app = TableApp(history or History.new(kibitz.game("duchess"), 3))
 
-    async def drive() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await scenario(app, pilot)
-
-    asyncio.run(drive())
-    return app
+    return drive(app, scenario, size)
 
 
 def status(app: TableApp) -> str:
-    return " ".join(str(app.query_one("#status", Static).render()).split())
+    return " ".join(status_line(app).split())
 
 
 async def answered(app: TableApp, pilot: Pilot[None]) -> None:

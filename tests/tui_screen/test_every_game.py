@@ -8,8 +8,6 @@ every top card, with the count of the cards scrolled out of view on the column's
 
 from __future__ import annotations
 
-import asyncio
-from typing import Awaitable, Callable
 
 import pytest
 from rich.segment import Segment
@@ -26,6 +24,8 @@ from kibitz.table import Fan
 from kibitz.tui.screen.app import TableApp
 from kibitz.tui.screen.layout import CHROME_LINES, index_text, row_lines
 from kibitz.tui.screen.widget import ROLE_STYLES, TableWidget
+
+from .pilot import Scenario, drive
 
 GAMES = [(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS]
 DEAL = 3
@@ -115,16 +115,8 @@ def assert_table(app: TableApp, size: tuple[int, int], fanned_only: bool = False
     return screen
 
 
-Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
-
-
 def run(app: TableApp, scenario: Scenario) -> None:
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await scenario(app, pilot)
-
-    asyncio.run(drive())
+    drive(app, scenario, (80, 24))
 
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Awaitable, Callable
 
 import kibitz
 from kibitz.cards import parse_card
@@ -13,30 +11,19 @@ from kibitz.table import Fan
 from kibitz.tui.screen.app import TableApp
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Static
 
-Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
+from .pilot import Scenario, drive, status
 LINE_LIMITS = Limits(seconds=None, nodes=1_000_000)
 """A solver's winning line, found by nodes and not by time: the same on any machine, loaded or not."""
 
 
 def run(app: TableApp, scenario: Scenario, size: tuple[int, int] = (120, 40)) -> TableApp:
-    async def drive() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await scenario(app, pilot)
-
-    asyncio.run(drive())
-    return app
+    return drive(app, scenario, size)
 
 
 def duchess() -> TableApp:
     """Duchess deal 3: reserve tops 7♦, J♥, 9♦, J♠."""
     return TableApp(History.new(kibitz.game("duchess"), 3))
-
-
-def status(app: TableApp) -> str:
-    return str(app.query_one("#status", Static).render())
 
 
 async def drag(pilot: Pilot[None], start: tuple[int, int], end: tuple[int, int]) -> None:

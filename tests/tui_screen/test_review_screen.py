@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Awaitable, Callable
 
 import kibitz
 from kibitz.history import History
@@ -16,7 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.worker import WorkerState
 
-Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
+from .pilot import Scenario, drive
+from .pilot import status as status_line
 
 OPENING = ["r1>f4", "deal", "deal"]
 """Three moves of Duchess deal 3."""
@@ -27,13 +26,7 @@ LONG_LINE = (
 
 
 def run(scenario: Scenario, app: TableApp) -> TableApp:
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            await scenario(app, pilot)
-
-    asyncio.run(drive())
-    return app
+    return drive(app, scenario)
 
 
 def duchess(moves: list[str] = OPENING) -> History:
@@ -48,7 +41,7 @@ def text(app: TableApp, selector: str) -> str:
 
 
 def status(app: TableApp) -> str:
-    return " ".join(str(app.query_one("#status", Static).render()).split())
+    return " ".join(status_line(app).split())
 
 
 def clock(app: TableApp) -> str:

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -33,7 +33,7 @@ with warnings.catch_warnings():
 
 from kibitz.web.app import LOCAL_HOSTS, create_app  # noqa: E402
 
-Scenario = Callable[[TableApp, Pilot[None]], Awaitable[None]]
+from .pilot import Scenario, drive, status
 
 
 def browser(data_dir: Path) -> TestClient:
@@ -50,19 +50,7 @@ def close(client: TestClient) -> None:
 def at_table(keeper: GameKeeper, game_id: str, scenario: Scenario) -> TableApp:
     """Open stored game ``game_id`` at the table and run ``scenario`` there."""
     play = keeper.resume(game_id)
-    app = TableApp(play.history, chosen=play.chosen, keeper=keeper)
-
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            await scenario(app, pilot)
-
-    asyncio.run(drive())
-    return app
-
-
-def status(app: TableApp) -> str:
-    return str(app.query_one("#status", Static).render())
+    return drive(TableApp(play.history, chosen=play.chosen, keeper=keeper), scenario)
 
 
 async def type_move(pilot: Pilot[None], move: str) -> None:

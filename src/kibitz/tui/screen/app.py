@@ -492,6 +492,10 @@ class TableApp(App[None]):
         self.say("Hint: thinking…")
         self.find_hint(self.history, self.history.states, self.history.moves, self.seed())
 
+    def still_at(self, history: History, moves: tuple[Move, ...]) -> bool:
+        """Whether the position an answer was asked for (``moves`` of ``history``) is still on the table."""
+        return history is self.history and moves == history.moves
+
     @work(thread=True, exclusive=True, group="hint")
     def find_hint(self, history: History, states: tuple[State, ...], moves: tuple[Move, ...], seed: int) -> None:
         """The fair hint for the position after ``moves``, found off the screen's thread."""
@@ -501,7 +505,7 @@ class TableApp(App[None]):
 
     def show_hint(self, history: History, moves: tuple[Move, ...], found: Hint) -> None:
         """Mark the hinted move and say it, if its position is still on the table."""
-        if history is not self.history or moves != history.moves:
+        if not self.still_at(history, moves):
             return
         self.hint, self.hinted_at = found.move, moves
         self.say(f"Hint: {move_phrase(history.state, found.move)} ({found.reason}; {FAIR}).")
@@ -525,7 +529,7 @@ class TableApp(App[None]):
 
     def show_chance(self, history: History, moves: tuple[Move, ...], found: Chance) -> None:
         """Say the chance, if its position is still on the table."""
-        if history is not self.history or moves != history.moves:
+        if not self.still_at(history, moves):
             return
         from kibitz.analysis.text import chance_words
         self.say(f"Chance to win from here: {chance_words(found)}; an upper bound (? says more).")
@@ -543,7 +547,7 @@ class TableApp(App[None]):
     def show_solver_answer(self, history: History, moves: tuple[Move, ...], asked: str, found: SolverAnswer) -> None:
         """Say the solver's answer, labelled, if its position is still on the table; the game
         counts as assisted from then on."""
-        if history is not self.history or moves != history.moves:
+        if not self.still_at(history, moves):
             return
         self.mark_assisted()
         state = history.state
