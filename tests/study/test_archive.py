@@ -45,14 +45,14 @@ def test_export_then_import_gives_the_same_rows(tmp_path: Path) -> None:
     assert gzip.decompress((tmp_path / "rows.csv.gz").read_bytes()) == (tmp_path / "rows.csv").read_bytes()
     for name in ("rows.csv", "rows.csv.gz", "moves.csv.gz"):
         with Store(tmp_path / f"{name}.db") as copy:
-            assert copy.merge(read_file(tmp_path / name)) == (6, 0)
+            assert read_file(tmp_path / name).merge_into(copy) == (6, 0)
             assert everything(copy) == original
             moves = [(r.deal, r.moves) for r in copy.rows()]
             if name == "moves.csv.gz":
                 assert moves == with_moves and any(line for _, line in moves)
             else:
                 assert all(not line for _, line in moves)
-            assert copy.merge(read_file(tmp_path / name)) == (0, 0)  # a second import changes nothing
+            assert read_file(tmp_path / name).merge_into(copy) == (0, 0)  # a second import changes nothing
 
 
 def test_the_same_rows_export_to_the_same_bytes(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_import_replaces_only_what_it_improves(tmp_path: Path) -> None:
                  row(4, "unknown", timeout=10.0), row(6, "won"), replace(row(5, "lost"), solver_version=99)])
         export_rows(new, tmp_path / "new.csv")
     with Store(tmp_path / "old.db") as old:
-        assert old.merge(read_file(tmp_path / "new.csv")) == (2, 2)
+        assert read_file(tmp_path / "new.csv").merge_into(old) == (2, 2)
         result = {(r.deal, r.solver_version): (r.outcome, r.timeout, r.nodes) for r in old.rows()}
     assert result == {
         (1, SOLVER_VERSION): ("won", 10.0, 900),           # decided replaces unknown
@@ -151,7 +151,7 @@ def test_the_clock_of_a_row_is_kept_and_an_export_without_one_reads_as_wall_cloc
     (tmp_path / "old.csv").write_text(header + f"\nduchess,standard,4,unknown,time limit,1,1,10.0,10,,{SOLVER_VERSION},1,"
                                       "2026-12-03T12:00:00Z\n")
     with Store(tmp_path / "s.db") as store:
-        assert store.merge(read_file(tmp_path / "old.csv")) == (1, 0)
+        assert read_file(tmp_path / "old.csv").merge_into(store) == (1, 0)
         assert [r.clock for r in store.rows()] == ["wall"]
         store.add([replace(row(5, "won"), clock="cpu")])
         export_rows(store, tmp_path / "new.csv")
@@ -160,11 +160,11 @@ def test_the_clock_of_a_row_is_kept_and_an_export_without_one_reads_as_wall_cloc
         with Store(tmp_path / "t.db") as other:
             other.add([cpu])
             export_rows(other, tmp_path / "cpu.csv")
-        assert store.merge(read_file(tmp_path / "cpu.csv")) == (0, 1)
-        assert store.merge(read_file(tmp_path / "old.csv")) == (0, 0)  # and not the other way round
+        assert read_file(tmp_path / "cpu.csv").merge_into(store) == (0, 1)
+        assert read_file(tmp_path / "old.csv").merge_into(store) == (0, 0)  # and not the other way round
     assert "clock" in (tmp_path / "new.csv").read_text().splitlines()[0].split(",")
     with Store(tmp_path / "copy.db") as copy:
-        copy.merge(read_file(tmp_path / "new.csv"))
+        read_file(tmp_path / "new.csv").merge_into(copy)
         assert {(r.deal, r.clock) for r in copy.rows()} == {(4, "wall"), (5, "cpu")}
     bad = (tmp_path / "new.csv").read_text().replace(",cpu,", ",sun,")
     (tmp_path / "bad.csv").write_text(bad)

@@ -13,18 +13,22 @@ RESULTS_EPILOG = """\
 export writes the rows of a results file (one per deal, solver version and rules
 version) as CSV with a header line, gzipped when FILE ends in .gz, to FILE or to
 standard output (-); the winning moves only with --moves. A file is replaced in
-one step, so a stopped export leaves the old one whole.
+one step, so a stopped export leaves the old one whole. With --speeds it writes
+instead the machine's speed measured at the start and end of each study run (nodes
+per processor second on a fixed workload), so that runs of different days compare.
 
 import reads such files into a results file (made if missing): all of them or,
 when a line of any is bad, nothing (the error names the file and the line). A
 row of a deal and versions the results file lacks is added; one it holds
 unknown is replaced by a decided row, or by an unknown one under a longer limit;
-any other row is kept. A study then skips the deals imported as decided, so a
+any other row is kept. A file of speed measures is told by its header line and added the same way.
+A study then skips the deals imported as decided, so a
 study kept as CSV (in a repository, say) continues on another machine.
 
 examples:
   kibitz results export --db results/winnability.db --game kingsdown-eights kingsdown-eights.csv.gz
   kibitz results export --db kibitz-study.db --moves - | head
+  kibitz results export --db results/winnability.db --speeds speeds.csv
   kibitz results import --db results/winnability.db docs/winnability/*.csv.gz"""
 
 
@@ -41,6 +45,8 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     export.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
     export.add_argument("--ruleset", default=None, metavar="R", help="only this ruleset (default: all)")
     export.add_argument("--moves", action="store_true", help="with the winning moves (default: without)")
+    export.add_argument("--speeds", action="store_true",
+                        help="write the machine's speed at the start and end of each study run instead of the rows")
     export.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
     export.set_defaults(run=run_export)
     load = actions.add_parser("import", help="read CSV rows into a results file", epilog=RESULTS_EPILOG,
@@ -53,23 +59,26 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
 def run_export(args: argparse.Namespace) -> int:
     """``kibitz results export FILE``."""
     from kibitz.registry import find
-    from kibitz.study.archive import export_rows, write_rows
+    from kibitz.study.archive import export_rows, write_rows, write_speeds
     from kibitz.study.commands import odds_ruleset, open_store
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     game = find(args.game).slug if args.game is not None else None
     odds_ruleset(args.ruleset)  # one known ruleset, or none
     with open_store(args.db) as store:
+        write = write_speeds if args.speeds else write_rows
         if args.file == "-":
-            written = write_rows(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)
+            written = write(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)
         else:
             try:
-                written = export_rows(store, Path(args.file), game=game, ruleset=args.ruleset, moves=args.moves)
+                written = export_rows(store, Path(args.file), game=game, ruleset=args.ruleset, moves=args.moves,
+                                      write=write)
             except OSError as error:
                 raise KibitzError(f"cannot write {printable(args.file)}: {error}") from None
     where = "standard output" if args.file == "-" else printable(args.file)
     lines = ", ".join(f"{slug} ({ruleset})" for slug, ruleset in written.lines) or "no game"
-    sys.stderr.write(f"{written.rows:,} rows written to {where}: {lines}\n")
+    what = "speed measures" if args.speeds else "rows"
+    sys.stderr.write(f"{written.rows:,} {what} written to {where}: {lines}\n")
     return 0
 
 
@@ -82,9 +91,13 @@ def run_import(args: argparse.Namespace) -> int:
             raise KibitzError(f"there is no file {printable(name)} to import")
     files = [(name, read_file(Path(name))) for name in args.files]  # every file read before any is added
     with open_store(args.db) as store:
-        for name, rows in files:
-            added, replaced = store.merge(rows)
-            kept = len(rows) - added - replaced
-            sys.stderr.write(f"{printable(name)}: {len(rows):,} rows read, {added:,} added, {replaced:,} replaced "
+        for name, read in files:
+            added, replaced = read.merge_into(store)
+            kept = len(read.rows) - added - replaced
+            if read.speeds:
+                sys.stderr.write(f"{printable(name)}: {len(read.rows):,} speed measures read, {added:,} added, "
+                                 f"{kept:,} kept as they were, into {printable(args.db)}\n")
+                continue
+            sys.stderr.write(f"{printable(name)}: {len(read.rows):,} rows read, {added:,} added, {replaced:,} replaced "
                              f"(unknown before), {kept:,} kept as they were, into {printable(args.db)}\n")
     return 0

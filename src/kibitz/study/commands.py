@@ -307,24 +307,30 @@ def choose_backend(backend: str, address: str | None) -> RayRunner | None:
 
 def run_report(args: argparse.Namespace) -> int:
     """``kibitz report``."""
-    from kibitz.study.report import format_table, summarize
+    from kibitz.study.report import format_speeds, format_table, summarize
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
     slug = None if args.game is None else find_game(args.game).slug
     wanted = None if args.deals is None else set(parse_deals(args.deals))
     with open_store(args.db) as store:
         rows = [row for row in store.rows(slug, moves=False) if wanted is None or row.deal in wanted]
+        speeds = format_speeds(store.speed_records(slug))
     lines = summarize(rows, by_version=args.by_version, alike=registered_alike())
     if args.markdown is not None:
-        return report_markdown(args, lines)
+        return report_markdown(args, lines, speeds)
     if args.json:
         sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
         return 0
     if not lines:
         sys.stdout.write(printable(no_results(args)) + "\n")
         return 0
-    sys.stdout.write(format_table(lines) + "\n")
+    sys.stdout.write(with_speeds(format_table(lines), speeds) + "\n")
     return 0
+
+
+def with_speeds(table: str, speeds: str) -> str:
+    """The table, and below it the machine's speed during the runs when it was measured."""
+    return table + ("\n\n" + speeds if speeds else "")
 
 
 def no_results(args: argparse.Namespace) -> str:
@@ -334,13 +340,13 @@ def no_results(args: argparse.Namespace) -> str:
     return f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}"
 
 
-def report_markdown(args: argparse.Namespace, lines: list[Line]) -> int:
+def report_markdown(args: argparse.Namespace, lines: list[Line], speeds: str = "") -> int:
     """``kibitz report --markdown [FILE]``: the table printed, or written between the marker
     lines of FILE (the rest of FILE kept); never an empty table."""
     from kibitz.study.report import embed_table, format_table
     if not lines:
         raise KibitzError(f"{no_results(args)}: no table to write")
-    table = format_table(lines)
+    table = with_speeds(format_table(lines), speeds)
     if not args.markdown:
         sys.stdout.write(table + "\n")
         return 0

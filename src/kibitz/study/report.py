@@ -198,6 +198,28 @@ def format_table(lines: list[Line]) -> str:
     return "\n".join(out)
 
 
+def format_speeds(records: Iterable[tuple[object, ...]]) -> str:
+    """The machine's speed over the study runs (:data:`~kibitz.study.store.SPEED_COLUMNS`
+    records), per game, ruleset, solver version and build: the lowest and highest measure,
+    how many and on which days; empty without records."""
+    groups: dict[tuple[str, str, int, str], list[tuple[float, str]]] = {}
+    for game, ruleset, _, nodes, seconds, build, solver_version, recorded in records:
+        rate = float(nodes) / float(seconds) if float(seconds) > 0 else 0.0  # type: ignore[arg-type]
+        key = (str(game), str(ruleset), int(solver_version), str(build))  # type: ignore[call-overload]
+        groups.setdefault(key, []).append((rate, str(recorded)[:10]))
+    if not groups:
+        return ""
+    out = ["Machine speed during the runs, in million nodes per processor second on a fixed workload "
+           "(kibitz.study.speed), measured at the start and end of each run:", ""]
+    for (game, ruleset, version, build), measures in sorted(groups.items()):
+        rates = [rate / 1e6 for rate, _ in measures]
+        days = sorted({day for _, day in measures})
+        when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
+        out.append(f"- {game} ({ruleset}), solver version {version}, {build} rules: "
+                   f"{min(rates):.2f} to {max(rates):.2f} over {len(rates):,} measures, {when}")
+    return "\n".join(out)
+
+
 TABLE_BEGIN = "<!-- begin kibitz report: written by 'kibitz report --markdown FILE' -->"
 """The line after which a document holds the table that ``kibitz report --markdown FILE`` writes."""
 TABLE_END = "<!-- end kibitz report -->"

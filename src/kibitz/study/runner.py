@@ -360,4 +360,21 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
         stream.write(f"{unknown:,} deals left unknown by solver version {SOLVER_VERSION} within these limits: "
                      "skipped (a longer --timeout or --retry-unknown solves them again)\n")
 
-    return run_batches(plan, todo, store.add, backend or run_local, progress)
+    if not todo:
+        return run_batches(plan, todo, store.add, backend or run_local, progress)
+    clock_speed(plan, store, "start", stream)
+    try:
+        return run_batches(plan, todo, store.add, backend or run_local, progress)
+    finally:
+        clock_speed(plan, store, "end", stream)
+
+
+def clock_speed(plan: StudyPlan, store: Store, moment: str, stream: TextIO | None) -> None:
+    """Measure the machine's speed (:mod:`kibitz.study.speed`) and store it with the study."""
+    from kibitz.solver import SOLVER_VERSION
+    from kibitz.study.speed import measure
+    speed = measure()
+    store.add_speed(plan.game, plan.ruleset, moment, speed, SOLVER_VERSION)
+    if stream is not None:
+        stream.write(f"machine speed at the {moment}: {speed.nodes_per_second / 1e6:,.2f} million nodes "
+                     f"per processor second ({speed.build} rules)\n")

@@ -1,6 +1,8 @@
-"""The result store, one SQLite file with two tables: ``results``, one row per deal solved
-(game, ruleset, deal, solver version, rules version), and ``plays``, one row per deal played
-by an agent for the odds (game, ruleset, agent, setting, seed, deal and the versions)."""
+"""The result store, one SQLite file with three tables: ``results``, one row per deal solved
+(game, ruleset, deal, solver version, rules version); ``plays``, one row per deal played
+by an agent for the odds (game, ruleset, agent, setting, seed, deal and the versions); and
+``speeds``, the machine's speed at the start and end of each study run
+(:mod:`kibitz.study.speed`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from kibitz.study.speed import Speed
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -46,6 +50,17 @@ CREATE TABLE IF NOT EXISTS plays (
     kibitz_version TEXT NOT NULL,
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     PRIMARY KEY (game, ruleset, agent, setting, seed, deal, agent_version, solver_version, rules_version)
+);
+CREATE TABLE IF NOT EXISTS speeds (
+    game TEXT NOT NULL,            -- the study run's game and ruleset
+    ruleset TEXT NOT NULL,
+    moment TEXT NOT NULL CHECK (moment IN ('start', 'end')),
+    nodes INTEGER NOT NULL,        -- nodes the fixed workload searched
+    seconds REAL NOT NULL,         -- processor seconds they took
+    build TEXT NOT NULL,           -- native or python
+    solver_version INTEGER NOT NULL,
+    recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (game, ruleset, moment, recorded, build, solver_version)
 );
 """
 
@@ -113,6 +128,10 @@ class Play:
 RECORD_COLUMNS = ("game", "ruleset", "deal", "outcome", "reason", "nodes", "states", "seconds", "timeout",
                   "node_limit", "clock", "solver_version", "rules_version", "recorded", "moves")
 """The columns of a result row as :meth:`Store.records` gives them and :meth:`Store.merge` takes them."""
+
+SPEED_COLUMNS = ("game", "ruleset", "moment", "nodes", "seconds", "build", "solver_version", "recorded")
+"""The columns of a speed measure as :meth:`Store.speed_records` gives them and
+:meth:`Store.merge_speeds` takes them."""
 
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
                 " solver_version, rules_version, kibitz_version")
@@ -255,6 +274,34 @@ class Store:
         replaced = self.connection.total_changes - changes - added
         self.written += added + replaced
         return added, replaced
+
+    def add_speed(self, game: str, ruleset: str, moment: str, speed: Speed, solver_version: int) -> None:
+        """Store the machine's speed at the ``start`` or ``end`` of a study run."""
+        with self.connection:
+            self.connection.execute(
+                "INSERT OR REPLACE INTO speeds (game, ruleset, moment, nodes, seconds, build, solver_version)"
+                " VALUES (?,?,?,?,?,?,?)", (game, ruleset, moment, speed.nodes, speed.seconds, speed.build,
+                                             solver_version))
+
+    def speed_records(self, game: str | None = None, ruleset: str | None = None) -> list[tuple[object, ...]]:
+        """Every stored speed measure as its columns (:data:`SPEED_COLUMNS`), optionally of
+        one game and ruleset, in the order they were taken."""
+        where, parameters = self._where(game, ruleset)
+        query = (f"SELECT {', '.join(SPEED_COLUMNS)} FROM speeds" + where
+                 + " ORDER BY recorded, game, ruleset, moment DESC")
+        return list(self.connection.execute(query, parameters))
+
+    def merge_speeds(self, records: Iterable[tuple[object, ...]]) -> tuple[int, int]:
+        """Add speed measures given as their columns (:data:`SPEED_COLUMNS`), keeping those
+        already stored; returns (measures added, 0)."""
+        changes = self.connection.total_changes
+        with self.connection:
+            self.connection.executemany(
+                f"INSERT OR IGNORE INTO speeds ({', '.join(SPEED_COLUMNS)}) VALUES"
+                f" ({', '.join('?' * len(SPEED_COLUMNS))})", list(records))
+        added = self.connection.total_changes - changes
+        self.written += added
+        return added, 0
 
     def add_plays(self, plays: Iterable[Play]) -> int:
         """Store played deals (a new row replaces an older one for the same deal, agent, seed and versions)."""
