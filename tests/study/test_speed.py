@@ -10,7 +10,8 @@ import pytest
 from kibitz.cli import main
 from kibitz.errors import KibitzError
 from kibitz.solver import SOLVER_VERSION
-from kibitz.study.archive import export_rows, read_file, write_speeds
+from kibitz.study.archive import export_rows, read_file
+from kibitz.study.tables import SPEEDS
 from kibitz.study.runner import StudyPlan, run_study, solve_batch
 from kibitz.study.speed import NODES, Speed, measure
 from kibitz.study.store import Store
@@ -39,11 +40,11 @@ def test_speeds_export_import_and_report(tmp_path: Path, capsys: pytest.CaptureF
         store.add_speed("duchess", "pysolfc", "end", Speed(600_000, 0.4, "native"), SOLVER_VERSION)
         store.add_speed("cicely", "standard", "start", Speed(40_000, 2.0, "python"), SOLVER_VERSION)
         store.add(solve_batch("cicely", "standard", [1], None, 1_000))
-        written = export_rows(store, tmp_path / "speeds.csv", write=write_speeds)
+        written = export_rows(store, tmp_path / "speeds.csv", write=SPEEDS.write)
         assert written.rows == 3
         original = store.speed_records()
     read = read_file(tmp_path / "speeds.csv")
-    assert read.speeds and len(read.rows) == 3
+    assert read.table is SPEEDS and len(read.rows) == 3
     with Store(tmp_path / "b.db") as copy:
         assert read.merge_into(copy) == (3, 0)
         assert read.merge_into(copy) == (0, 0)

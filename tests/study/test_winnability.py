@@ -21,6 +21,10 @@ NODES = 3_000
 """Studies in these tests stop at a node limit, so their results do not depend on the machine."""
 ROOT = Path(__file__).resolve().parents[2]
 DOC = Path(__file__).resolve().parents[2] / "docs" / "winnability.md"
+def find_slug(name: str) -> str:
+    return kibitz.find(name).slug
+
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "winnability"
 
 
@@ -162,35 +166,40 @@ def test_the_winnability_page_has_its_table_between_the_markers() -> None:
 
 
 def test_one_script_rebuilds_the_page_with_every_game_in_every_ruleset() -> None:
-    """``scripts/winnability --dry-run`` prints the studies and the report it would run: each
-    parses as a kibitz command, every game gets at least 10,000 deals in both rulesets (no
-    deal twice) at 10 s, the options given go to every study, a retry at a longer limit
-    only retries what no version decided, and the report writes this page."""
+    """``scripts/winnability --dry-run`` prints the commands it would run: the kept rows read
+    in first; then each pass (10, 60, 600 s) studies every game in every ruleset, deals
+    1-100,000, with the current solver version only and the options given, each game's rows
+    and the speed measures written back after its study; the report writes this page last."""
     printed = subprocess.run([str(SCRIPT), "--dry-run", "--backend", "ray", "--address", "auto"],
                              capture_output=True, text=True, check=True).stdout.splitlines()
     commands = [shlex.split(line)[1:] for line in printed]
-    kept = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "docs" / "winnability").glob("*.csv.gz"))
-    if kept:  # the rows kept in the repository: read in first, written back before the report
-        assert commands[0] == ["results", "import", "--db", "results/winnability.db", *kept]
-        exports = [command for command in commands if command[:2] == ["results", "export"]]
-        assert commands[-1 - len(exports):-1] == exports
-        assert exports == [["results", "export", "--db", "results/winnability.db", "--game", Path(file).name[:-7],
-                            file] for file in kept]
-        commands = commands[1:-1 - len(exports)] + commands[-1:]
+    db = "results/reference.db"
+    kept = [path for path in sorted((ROOT / "docs" / "winnability").glob("*")) if path.is_file()]
+    if kept:
+        assert commands[0][:4] == ["results", "import", "--db", db]
+        assert sorted(commands[0][4:]) == sorted(str(path.relative_to(ROOT)) for path in kept)
+        commands = commands[1:]
+    assert commands[-1] == ["report", "--db", db, "--markdown", "docs/winnability.md"]
     parser = build_parser()
-    deals: dict[tuple[str, str], list[int]] = {}
+    passes: list[float] = []
+    studied: dict[float, set[tuple[str, str]]] = {}
+    exported: set[tuple[str, str]] = set()
     for command in commands[:-1]:
         args = parser.parse_args(command)
-        assert args.command == "study" and args.timeout >= 10 and args.backend == "ray" and args.undecided
-        assert args.address == "auto" and args.db == "results/winnability.db"
-        if args.timeout > 10:  # a retry of the deals still undecided, after the first pass
-            assert deals and not args.retry_unknown
-            assert set(parse_deals(args.deals)) <= {n for numbers in deals.values() for n in numbers}
+        assert args.db == db
+        if args.command == "results":
+            assert args.action == "export"
+            if not args.speeds:
+                exported.add((find_slug(args.game), args.ruleset))
+                assert args.file == f"docs/winnability/{args.game}-{args.ruleset}.csv.gz"
             continue
-        for game in chosen_games(args.games):
-            for ruleset in chosen_rulesets(args.ruleset):
-                deals.setdefault((game, ruleset), []).extend(parse_deals(args.deals))
-    assert set(deals) == {(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS}
-    for numbers in deals.values():
-        assert len(numbers) == len(set(numbers)) >= 10_000 and min(numbers) == 1
-    assert commands[-1] == ["report", "--db", "results/winnability.db", "--markdown", "docs/winnability.md"]
+        assert args.command == "study" and args.backend == "ray" and args.address == "auto"
+        assert not args.undecided and args.clock == "cpu" and parse_deals(args.deals) == list(range(1, 100_001))
+        if not passes or passes[-1] != args.timeout:
+            passes.append(args.timeout)
+        studied.setdefault(args.timeout, set()).update(
+            (game, ruleset) for game in chosen_games(args.games) for ruleset in chosen_rulesets(args.ruleset))
+    every = {(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS}
+    assert passes == [10, 60, 600]
+    assert all(lines == every for lines in studied.values())
+    assert exported == every

@@ -14,24 +14,19 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import math
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, TypeVar
+from typing import IO, Callable
 
-from kibitz.deals import MAX_DEAL_NUMBER
 from kibitz.errors import KibitzError
 from kibitz.solver.result import CLOCKS
-from kibitz.study.speed import MOMENTS
-from kibitz.study.store import RECORD_COLUMNS, SPEED_COLUMNS, Store
+from kibitz.study import fields as field
+from kibitz.study.store import RECORD_COLUMNS, Store
+from kibitz.study.tables import Table, table_of
 
-Number = TypeVar("Number", int, float)
 OUTCOMES = ("won", "lost", "unknown")
-TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
-SLUG = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 
 @dataclass(frozen=True)
@@ -73,28 +68,11 @@ def write_rows(store: Store, out: IO[str], *, game: str | None = None, ruleset: 
     return Written(count, tuple(lines))
 
 
-def write_speeds(store: Store, out: IO[str], *, game: str | None = None, ruleset: str | None = None,
-                 moves: bool = False) -> Written:
-    """Write the store's speed measures (of one game and ruleset, if given) to ``out`` as CSV
-    with a header line (``moves`` is ignored: a measure has none)."""
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SPEED_COLUMNS)
-    lines = dict[tuple[str, str], None]()
-    records = store.speed_records(game, ruleset)
-    seconds = SPEED_COLUMNS.index("seconds")
-    for record in records:
-        row = list(record)
-        row[seconds] = f"{float(row[seconds]):.4f}"  # type: ignore[arg-type]
-        writer.writerow(row)
-        lines[(str(record[0]), str(record[1]))] = None
-    return Written(len(records), tuple(lines))
-
-
 def export_rows(store: Store, path: Path, *, game: str | None = None, ruleset: str | None = None,
                 moves: bool = False, write: Callable[..., Written] = write_rows) -> Written:
-    """Write the store's rows to the file ``path`` (see :func:`write_rows`; or its speed
-    measures with ``write=write_speeds``), replacing it in one step: an interrupted export
-    leaves the old file whole."""
+    """Write the store's rows to the file ``path`` (see :func:`write_rows`; or a table kept
+    beside them with ``write=TABLE.write``, :mod:`kibitz.study.tables`), replacing it in one
+    step: an interrupted export leaves the old file whole."""
     temporary = path.with_name(path.name + ".kibitz.tmp" + (".gz" if path.suffix == ".gz" else ""))
     try:
         with _open_text(temporary, "w") as out:
@@ -106,93 +84,40 @@ def export_rows(store: Store, path: Path, *, game: str | None = None, ruleset: s
     return written
 
 
-def _at_least_zero(text: str, what: str, convert: Callable[[str], Number], kind: str) -> Number:
-    """A field read by ``convert`` as a finite ``kind`` of 0 or more."""
-    try:
-        value = convert(text)
-    except ValueError:
-        raise ValueError(f"{what} is {text!r}, not a {kind}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise ValueError(f"{what} is {text!r}: it must be a {kind}, 0 or more")
-    return value
-
-
-def _whole(text: str, what: str) -> int:
-    """A field read as a whole number of 0 or more."""
-    return _at_least_zero(text, what, int, "whole number")
-
-
-def _seconds(text: str, what: str) -> float:
-    """A field read as a finite number of seconds, 0 or more."""
-    return _at_least_zero(text, what, float, "number of seconds")
-
-
 def parse_row(fields: dict[str, str]) -> tuple[object, ...]:
     """One CSV row (header name to text) checked and turned into the store's columns;
     :class:`ValueError` saying which field is wrong."""
-    game, ruleset, outcome = fields["game"], fields["ruleset"], fields["outcome"]
-    for what, name in (("game", game), ("ruleset", ruleset)):
-        if not SLUG.match(name):
-            raise ValueError(f"{what} is {name!r}, not a slug such as 'duchess' or 'standard'")
-    deal = _whole(fields["deal"], "deal")
-    if not deal or deal > MAX_DEAL_NUMBER:
-        raise ValueError(f"deal is {fields['deal']!r}: deal numbers run from 1 to {MAX_DEAL_NUMBER}")
-    if outcome not in OUTCOMES:
-        raise ValueError(f"outcome is {outcome!r}, not one of {', '.join(OUTCOMES)}")
+    game, ruleset = field.slugs(fields)
+    deal = field.deal(fields)
+    outcome = field.one_of(fields, "outcome", OUTCOMES)
     reason = fields["reason"] or None
     if reason is not None and outcome != "unknown":
         raise ValueError(f"a {outcome} deal has a reason ({reason!r}); only an unknown one has")
     moves = fields.get("moves") or ""
     if moves and outcome != "won":
         raise ValueError(f"a {outcome} deal has winning moves")
-    clock = fields.get("clock") or "wall"  # exports written before limits had a clock: wall-clock
-    if clock not in CLOCKS:
-        raise ValueError(f"clock is {clock!r}, not one of {', '.join(CLOCKS)}")
-    recorded = fields["recorded"]
-    if not TIMESTAMP.match(recorded):
-        raise ValueError(f"recorded is {recorded!r}, not a time such as 2026-12-03T12:00:00Z")
+    clock = field.one_of({"clock": fields.get("clock") or "wall"}, "clock", CLOCKS)  # older exports: wall-clock
+    recorded = field.recorded(fields)
     return (game, ruleset, str(deal), outcome, reason,
-            _whole(fields["nodes"], "nodes"), _whole(fields["states"], "states"),
-            _seconds(fields["seconds"], "seconds"),
-            _seconds(fields["timeout"], "timeout") if fields["timeout"] else None,
-            _whole(fields["node_limit"], "node_limit") if fields["node_limit"] else None, clock,
-            _whole(fields["solver_version"], "solver_version"),
-            _whole(fields["rules_version"], "rules_version"), recorded, moves)
-
-
-def parse_speed(fields: dict[str, str]) -> tuple[object, ...]:
-    """One CSV speed measure (header name to text) checked and turned into the store's
-    columns; :class:`ValueError` saying which field is wrong."""
-    game, ruleset, moment, build = fields["game"], fields["ruleset"], fields["moment"], fields["build"]
-    for what, name in (("game", game), ("ruleset", ruleset)):
-        if not SLUG.match(name):
-            raise ValueError(f"{what} is {name!r}, not a slug such as 'duchess' or 'standard'")
-    if moment not in MOMENTS:
-        raise ValueError(f"moment is {moment!r}, not one of {', '.join(MOMENTS)}")
-    if build not in ("native", "python"):
-        raise ValueError(f"build is {build!r}, not native or python")
-    recorded = fields["recorded"]
-    if not TIMESTAMP.match(recorded):
-        raise ValueError(f"recorded is {recorded!r}, not a time such as 2026-12-03T12:00:00Z")
-    return (game, ruleset, moment, _whole(fields["nodes"], "nodes"), _seconds(fields["seconds"], "seconds"),
-            build, _whole(fields["solver_version"], "solver_version"), recorded)
-
-
-def is_speeds(header: Iterable[str] | None) -> bool:
-    """Whether a CSV header line is that of speed measures (:func:`write_speeds`)."""
-    return header is not None and "moment" in header
+            field.whole(fields["nodes"], "nodes"), field.whole(fields["states"], "states"),
+            field.seconds(fields["seconds"], "seconds"),
+            field.seconds(fields["timeout"], "timeout") if fields["timeout"] else None,
+            field.whole(fields["node_limit"], "node_limit") if fields["node_limit"] else None, clock,
+            field.whole(fields["solver_version"], "solver_version"),
+            field.whole(fields["rules_version"], "rules_version"), recorded, moves)
 
 
 def read_rows(lines: Iterable[str], name: str) -> Iterator[tuple[object, ...]]:
     """The rows of CSV ``lines`` (with their header line) as the store's columns, results or
-    speed measures as the header says; :class:`KibitzError` naming ``name`` and the line of
+    those of a table kept beside them as the header says (:mod:`kibitz.study.tables`); :class:`KibitzError` naming ``name`` and the line of
     the first bad row."""
     reader = csv.DictReader(lines)
     header = reader.fieldnames
     if header is None:
         raise KibitzError(f"{name} is empty: a results file in CSV starts with a header line")
-    if is_speeds(header):
-        yield from _read_speeds(reader, header, name)
+    table = table_of(header)
+    if table is not None:
+        yield from table.read(reader, header, name)
         return
     missing = [column for column in RECORD_COLUMNS[:-1] if column not in header and column != "clock"]
     if missing:
@@ -206,30 +131,22 @@ def read_rows(lines: Iterable[str], name: str) -> Iterator[tuple[object, ...]]:
         raise KibitzError(f"{name}, line {reader.line_num}: {error}") from None
 
 
-def _read_speeds(reader: csv.DictReader[str], header: Sequence[str], name: str) -> Iterator[tuple[object, ...]]:
-    """The speed measures of a CSV reader past its header line (see :func:`read_rows`)."""
-    missing = [column for column in SPEED_COLUMNS if column not in header]
-    if missing:
-        raise KibitzError(f"{name} is not a kibitz speed export: its header line lacks {', '.join(missing)}")
-    try:
-        for fields in reader:
-            if None in fields or any(value is None for value in fields.values()):
-                raise ValueError(f"the line has {len(header)} fields in its header but not in the line")
-            yield parse_speed(fields)
-    except (ValueError, csv.Error) as error:
-        raise KibitzError(f"{name}, line {reader.line_num}: {error}") from None
-
-
 @dataclass(frozen=True)
 class Read:
-    """A CSV file read: its rows as the store's columns, and whether they are speed measures."""
+    """A CSV file read: its rows as the store's columns, and the table kept beside the
+    results they belong to (``None``: they are results)."""
 
     rows: list[tuple[object, ...]]
-    speeds: bool
+    table: Table | None
+
+    @property
+    def what(self) -> str:
+        """What a message calls the rows."""
+        return "rows" if self.table is None else self.table.name
 
     def merge_into(self, store: Store) -> tuple[int, int]:
-        """Add the rows to ``store`` (:meth:`Store.merge` or :meth:`Store.merge_speeds`)."""
-        return store.merge_speeds(self.rows) if self.speeds else store.merge(self.rows)
+        """Add the rows to ``store``: (rows added, rows replaced)."""
+        return store.merge(self.rows) if self.table is None else self.table.merge(store, self.rows)
 
 
 def read_file(path: Path) -> Read:
@@ -239,6 +156,6 @@ def read_file(path: Path) -> Read:
         with _open_text(path, "r") as lines:
             first = lines.readline()
             lines.seek(0)
-            return Read(list(read_rows(lines, str(path))), is_speeds(next(csv.reader([first]), None)))
+            return Read(list(read_rows(lines, str(path))), table_of(next(csv.reader([first]), None)))
     except (OSError, EOFError, UnicodeDecodeError) as error:
         raise KibitzError(f"cannot read {path}: {error}") from None

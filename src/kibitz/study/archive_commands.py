@@ -45,10 +45,26 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     export.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
     export.add_argument("--ruleset", default=None, metavar="R", help="only this ruleset (default: all)")
     export.add_argument("--moves", action="store_true", help="with the winning moves (default: without)")
-    export.add_argument("--speeds", action="store_true",
-                        help="write the machine's speed at the start and end of each study run instead of the rows")
+    table = export.add_mutually_exclusive_group()
+    table.add_argument("--speeds", action="store_true",
+                       help="write the machine's speed at the start and end of each study run instead of the rows")
+    table.add_argument("--checks", action="store_true",
+                       help="write the independent checks of proved losses instead of the rows (see check-losses)")
     export.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
     export.set_defaults(run=run_export)
+    check = actions.add_parser("check-losses", help="check every proved loss with an independent exhaustive search",
+                               description="Check each deal the results file holds as proved lost with an "
+                               "independent search (kibitz.study.loss_check): every reachable position visited "
+                               "through the pure-Python rules, with none of the solver's pruning. The checks are "
+                               "stored in the results file (export them with 'export --checks'); 'kibitz report' "
+                               "gives both verdicts for each lost deal.", formatter_class=formatter)
+    check.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
+    check.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
+    check.add_argument("--limit", type=int, default=None, metavar="N",
+                       help="positions a check may visit before it gives up (default 10,000,000: about 3 GB "
+                       "of memory a worker)")
+    check.add_argument("--workers", type=int, default=1, metavar="K", help="parallel workers (default 1)")
+    check.set_defaults(run=run_check_losses)
     load = actions.add_parser("import", help="read CSV rows into a results file", epilog=RESULTS_EPILOG,
                               formatter_class=formatter)
     load.add_argument("files", metavar="FILE", nargs="+", help="CSV files written by export (.gz: gzipped)")
@@ -59,14 +75,16 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
 def run_export(args: argparse.Namespace) -> int:
     """``kibitz results export FILE``."""
     from kibitz.registry import find
-    from kibitz.study.archive import export_rows, write_rows, write_speeds
+    from kibitz.study.archive import export_rows, write_rows
+    from kibitz.study.tables import CHECKS, SPEEDS
     from kibitz.study.commands import odds_ruleset, open_store
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     game = find(args.game).slug if args.game is not None else None
     odds_ruleset(args.ruleset)  # one known ruleset, or none
     with open_store(args.db) as store:
-        write = write_speeds if args.speeds else write_rows
+        table = SPEEDS if args.speeds else CHECKS if args.checks else None
+        write = write_rows if table is None else table.write
         if args.file == "-":
             written = write(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)
         else:
@@ -77,7 +95,7 @@ def run_export(args: argparse.Namespace) -> int:
                 raise KibitzError(f"cannot write {printable(args.file)}: {error}") from None
     where = "standard output" if args.file == "-" else printable(args.file)
     lines = ", ".join(f"{slug} ({ruleset})" for slug, ruleset in written.lines) or "no game"
-    what = "speed measures" if args.speeds else "rows"
+    what = "rows" if table is None else table.name
     sys.stderr.write(f"{written.rows:,} {what} written to {where}: {lines}\n")
     return 0
 
@@ -94,10 +112,42 @@ def run_import(args: argparse.Namespace) -> int:
         for name, read in files:
             added, replaced = read.merge_into(store)
             kept = len(read.rows) - added - replaced
-            if read.speeds:
-                sys.stderr.write(f"{printable(name)}: {len(read.rows):,} speed measures read, {added:,} added, "
-                                 f"{kept:,} kept as they were, into {printable(args.db)}\n")
+            if read.table is not None:
+                sys.stderr.write(f"{printable(name)}: {len(read.rows):,} {read.what} read, {added:,} added, "
+                                 f"{replaced:,} replaced, {kept:,} kept as they were, into {printable(args.db)}\n")
                 continue
             sys.stderr.write(f"{printable(name)}: {len(read.rows):,} rows read, {added:,} added, {replaced:,} replaced "
                              f"(unknown before), {kept:,} kept as they were, into {printable(args.db)}\n")
+    return 0
+
+
+def run_check_losses(args: argparse.Namespace) -> int:
+    """``kibitz results check-losses``: the proved losses not yet checked within this limit."""
+    from kibitz.registry import find
+    from kibitz.study.commands import open_store
+    from kibitz.study.loss_check import CHECKER_VERSION, DEFAULT_LIMIT, CheckPlan, as_record, from_record
+    from kibitz.study.runner import Progress, run_batches, run_local
+    if not Path(args.db).is_file():
+        raise KibitzError(f"there is no results file {printable(args.db)}")
+    limit = DEFAULT_LIMIT if args.limit is None else args.limit
+    if limit < 1 or args.workers < 1:
+        raise KibitzError("--limit and --workers must be 1 or more")
+    game = find(args.game).slug if args.game is not None else None
+    with open_store(args.db) as store:
+        lost: dict[tuple[str, str], list[int]] = {}
+        for row in store.rows(game, moves=False):
+            if row.outcome == "lost" and row.deal not in lost.get((row.game, row.ruleset), []):
+                lost.setdefault((row.game, row.ruleset), []).append(row.deal)
+        checks = [from_record(record) for record in store.check_records(game)]
+        done = {(check.game, check.ruleset, check.deal) for check in checks if check.checker_version == CHECKER_VERSION
+                and (check.verdict != "unknown" or check.limit >= limit)}
+        for (slug, ruleset), deals in sorted(lost.items()):
+            todo = [deal for deal in deals if (slug, ruleset, deal) not in done]
+            sys.stderr.write(f"{slug} ({ruleset}): {len(deals):,} proved lost, {len(todo):,} to check\n")
+            if not todo:
+                continue
+            progress = Progress(total=len(todo), stream=sys.stderr)
+            run_batches(CheckPlan(slug, ruleset, limit, args.workers), todo,
+                        lambda checks: store.merge_checks(map(as_record, checks)), run_local, progress)
+    sys.stderr.write(f"done; see: kibitz report --db {printable(args.db)}\n")
     return 0

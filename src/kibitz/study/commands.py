@@ -18,6 +18,7 @@ from kibitz.printable import printable
 from kibitz.registry import game as find_game
 
 if TYPE_CHECKING:
+    from kibitz.study.loss_check import Check
     from kibitz.study.ray_backend import RayRunner
     from kibitz.study.report import Alike, Line, OddsLine
     from kibitz.study.store import Store
@@ -307,7 +308,8 @@ def choose_backend(backend: str, address: str | None) -> RayRunner | None:
 
 def run_report(args: argparse.Namespace) -> int:
     """``kibitz report``."""
-    from kibitz.study.report import format_speeds, format_table, summarize
+    from kibitz.study.loss_check import from_record
+    from kibitz.study.report import format_speeds, format_table, latest_checks, summarize
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
     slug = None if args.game is None else find_game(args.game).slug
@@ -315,16 +317,17 @@ def run_report(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         rows = [row for row in store.rows(slug, moves=False) if wanted is None or row.deal in wanted]
         speeds = format_speeds(store.speed_records(slug))
+        checks = latest_checks(from_record(record) for record in store.check_records(slug))
     lines = summarize(rows, by_version=args.by_version, alike=registered_alike())
     if args.markdown is not None:
-        return report_markdown(args, lines, speeds)
+        return report_markdown(args, lines, speeds, checks)
     if args.json:
         sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
         return 0
     if not lines:
         sys.stdout.write(printable(no_results(args)) + "\n")
         return 0
-    sys.stdout.write(with_speeds(format_table(lines), speeds) + "\n")
+    sys.stdout.write(with_speeds(format_table(lines, checks), speeds) + "\n")
     return 0
 
 
@@ -340,13 +343,14 @@ def no_results(args: argparse.Namespace) -> str:
     return f"{args.db} holds no results{' for' + chosen if chosen else ' yet'}"
 
 
-def report_markdown(args: argparse.Namespace, lines: list[Line], speeds: str = "") -> int:
+def report_markdown(args: argparse.Namespace, lines: list[Line], speeds: str = "",
+                    checks: dict[tuple[str, str, int], Check] | None = None) -> int:
     """``kibitz report --markdown [FILE]``: the table printed, or written between the marker
     lines of FILE (the rest of FILE kept); never an empty table."""
     from kibitz.study.report import embed_table, format_table
     if not lines:
         raise KibitzError(f"{no_results(args)}: no table to write")
-    table = with_speeds(format_table(lines), speeds)
+    table = with_speeds(format_table(lines, checks), speeds)
     if not args.markdown:
         sys.stdout.write(table + "\n")
         return 0

@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from kibitz.intervals import wilson
+from kibitz.study.loss_check import Check
 from kibitz.study.store import Play, Row
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -168,8 +169,21 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | N
     return lines
 
 
-def format_table(lines: list[Line]) -> str:
-    """The table as Markdown (readable in a terminal too)."""
+def check_words(check: Check | None) -> str:
+    """What the independent check (:mod:`kibitz.study.loss_check`) said of a proved loss."""
+    if check is None:
+        return "the independent check: not run yet"
+    if check.verdict == "lost":
+        return f"the independent check: lost too ({check.positions:,} positions, every one reachable)"
+    if check.verdict == "won":
+        return (f"the independent check: WON, a winning position is reachable ({check.positions:,} positions "
+                "visited): the solver's proof is wrong, please report it")
+    return f"the independent check: not confirmed within its limit of {check.limit:,} positions"
+
+
+def format_table(lines: list[Line], checks: Mapping[tuple[str, str, int], Check] | None = None) -> str:
+    """The table as Markdown (readable in a terminal too); with ``checks``, each proved loss
+    with the independent check's verdict too."""
     header = ("| game | ruleset | deals | won | lost | unknown | winnable | 95% interval (decided) "
               "| conservative 95% (unknown as won or lost) | median ms | p90 ms | p99 ms | max ms "
               "| solver | limit s |")
@@ -194,6 +208,7 @@ def format_table(lines: list[Line]) -> str:
     if any(line.losses for line in lines):
         out.append("\nDeals proved lost, and why:\n")
         out.extend(f"- {line.game} ({line.rulesets}) deal {loss.deal}: {loss.reason()}"
+                   + ("" if checks is None else f"; {check_words(checks.get((line.game, line.ruleset, loss.deal)))}")
                    for line in lines for loss in line.losses)
     return "\n".join(out)
 
@@ -357,3 +372,16 @@ def format_odds_table(lines: list[OddsLine], source: str = "the results file") -
         out.append("\nWhere several seeds played the same deals, the rate and its interval count games, "
                    "which are then not independent: the interval is too narrow.")
     return "\n".join(out)
+
+
+def latest_checks(checks: Iterable[Check]) -> dict[tuple[str, str, int], Check]:
+    """The check that counts for each deal: of the newest checker version, a verdict before
+    an unknown one, and the unknown one of the highest limit."""
+    chosen: dict[tuple[str, str, int], Check] = {}
+    for check in checks:
+        key = (check.game, check.ruleset, check.deal)
+        held = chosen.get(key)
+        rank = (check.checker_version, check.verdict != "unknown", check.limit)
+        if held is None or rank > (held.checker_version, held.verdict != "unknown", held.limit):
+            chosen[key] = check
+    return chosen

@@ -1,8 +1,9 @@
-"""The result store, one SQLite file with three tables: ``results``, one row per deal solved
+"""The result store, one SQLite file with four tables: ``results``, one row per deal solved
 (game, ruleset, deal, solver version, rules version); ``plays``, one row per deal played
-by an agent for the odds (game, ruleset, agent, setting, seed, deal and the versions); and
+by an agent for the odds (game, ruleset, agent, setting, seed, deal and the versions);
 ``speeds``, the machine's speed at the start and end of each study run
-(:mod:`kibitz.study.speed`)."""
+(:mod:`kibitz.study.speed`); and ``checks``, the independent check of each proved loss
+(:mod:`kibitz.study.loss_check`)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,18 @@ CREATE TABLE IF NOT EXISTS speeds (
     solver_version INTEGER NOT NULL,
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     PRIMARY KEY (game, ruleset, moment, recorded, build, solver_version)
+);
+CREATE TABLE IF NOT EXISTS checks (
+    game TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    deal TEXT NOT NULL,            -- as in results
+    verdict TEXT NOT NULL CHECK (verdict IN ('lost', 'won', 'unknown')),
+    positions INTEGER NOT NULL,    -- distinct positions visited
+    seconds REAL NOT NULL,         -- processor seconds
+    position_limit INTEGER NOT NULL,
+    checker_version INTEGER NOT NULL,
+    recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (game, ruleset, deal, checker_version)
 );
 """
 
@@ -132,6 +145,11 @@ RECORD_COLUMNS = ("game", "ruleset", "deal", "outcome", "reason", "nodes", "stat
 SPEED_COLUMNS = ("game", "ruleset", "moment", "nodes", "seconds", "build", "solver_version", "recorded")
 """The columns of a speed measure as :meth:`Store.speed_records` gives them and
 :meth:`Store.merge_speeds` takes them."""
+
+CHECK_COLUMNS = ("game", "ruleset", "deal", "verdict", "positions", "seconds", "position_limit", "checker_version",
+                 "recorded")
+"""The columns of a loss check as :meth:`Store.check_records` gives them and
+:meth:`Store.merge_checks` takes them."""
 
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
                 " solver_version, rules_version, kibitz_version")
@@ -302,6 +320,36 @@ class Store:
         added = self.connection.total_changes - changes
         self.written += added
         return added, 0
+
+    def check_records(self, game: str | None = None, ruleset: str | None = None) -> list[tuple[object, ...]]:
+        """Every stored loss check as its columns (:data:`CHECK_COLUMNS`), optionally of one
+        game and ruleset, in deal order."""
+        where, parameters = self._where(game, ruleset)
+        query = (f"SELECT {', '.join(CHECK_COLUMNS)} FROM checks" + where
+                 + " ORDER BY game, ruleset, length(deal), deal, checker_version")
+        return list(self.connection.execute(query, parameters))
+
+    def merge_checks(self, records: Iterable[tuple[object, ...]]) -> tuple[int, int]:
+        """Add loss checks given as their columns (:data:`CHECK_COLUMNS`): one of a deal and
+        checker version the store lacks is added; one it holds unknown is replaced by a
+        verdict, or by an unknown one under a higher limit; any other is kept. Returns
+        (checks added, checks replaced)."""
+        (before,) = self.connection.execute("SELECT count(*) FROM checks").fetchone()
+        changes = self.connection.total_changes
+        names = ", ".join(CHECK_COLUMNS)
+        with self.connection:
+            self.connection.executemany(
+                f"INSERT INTO checks ({names}) VALUES ({', '.join('?' * len(CHECK_COLUMNS))})"
+                " ON CONFLICT (game, ruleset, deal, checker_version) DO UPDATE SET"
+                + ", ".join(f" {name}=excluded.{name}" for name in CHECK_COLUMNS[3:])
+                + " WHERE checks.verdict = 'unknown' AND (excluded.verdict != 'unknown'"
+                " OR excluded.position_limit > checks.position_limit)",
+                [(game, ruleset, str(deal), *rest) for game, ruleset, deal, *rest in records])
+        (after,) = self.connection.execute("SELECT count(*) FROM checks").fetchone()
+        added = int(after) - int(before)
+        replaced = self.connection.total_changes - changes - added
+        self.written += added + replaced
+        return added, replaced
 
     def add_plays(self, plays: Iterable[Play]) -> int:
         """Store played deals (a new row replaces an older one for the same deal, agent, seed and versions)."""

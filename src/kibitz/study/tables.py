@@ -1,0 +1,100 @@
+"""The tables a results file keeps beside its results, written to CSV and read back like
+them (:mod:`kibitz.study.archive`): the machine's speed at the start and end of each study run
+(:data:`SPEEDS`, :mod:`kibitz.study.speed`) and the independent checks of proved losses
+(:data:`CHECKS`, :mod:`kibitz.study.loss_check`). A CSV file's header line tells which it
+holds: each table has a column no other has."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Callable
+
+from kibitz.errors import KibitzError
+from kibitz.study import fields as field
+from kibitz.study.loss_check import VERDICTS
+from kibitz.study.speed import MOMENTS
+from kibitz.study.store import CHECK_COLUMNS, SPEED_COLUMNS, Store
+
+if TYPE_CHECKING:
+    from kibitz.study.archive import Written
+
+Records = list[tuple[object, ...]]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table kept beside the results: its columns, the column that marks its CSV files,
+    how a row is checked, and how the store gives and takes its rows."""
+
+    name: str
+    """What a message calls its rows (``speed measures``)."""
+    columns: tuple[str, ...]
+    marker: str
+    parse: Callable[[dict[str, str]], tuple[object, ...]]
+    records: Callable[[Store, str | None, str | None], Records]
+    merge: Callable[[Store, Records], tuple[int, int]]
+
+    def write(self, store: Store, out: IO[str], *, game: str | None = None, ruleset: str | None = None,
+              moves: bool = False) -> Written:
+        """Write the table's rows (of one game and ruleset, if given) to ``out`` as CSV with a
+        header line (``moves`` is for results: these rows have none)."""
+        from kibitz.study.archive import Written
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.columns)
+        records = self.records(store, game, ruleset)
+        seconds = self.columns.index("seconds")
+        lines = dict[tuple[str, str], None]()
+        for record in records:
+            row = list(record)
+            row[seconds] = f"{float(row[seconds]):.4f}"  # type: ignore[arg-type]
+            writer.writerow(row)
+            lines[(str(record[0]), str(record[1]))] = None
+        return Written(len(records), tuple(lines))
+
+    def read(self, reader: csv.DictReader[str], header: Sequence[str], name: str) -> Iterator[tuple[object, ...]]:
+        """The rows of a CSV reader past its header line; :class:`KibitzError` naming ``name``
+        and the line of the first bad row."""
+        missing = [column for column in self.columns if column not in header]
+        if missing:
+            raise KibitzError(f"{name} is not a kibitz export of {self.name}: its header line lacks "
+                              f"{', '.join(missing)}")
+        try:
+            for fields in reader:
+                if None in fields or any(value is None for value in fields.values()):
+                    raise ValueError(f"the line has {len(header)} fields in its header but not in the line")
+                yield self.parse(fields)
+        except (ValueError, csv.Error) as error:
+            raise KibitzError(f"{name}, line {reader.line_num}: {error}") from None
+
+
+def parse_speed(fields: dict[str, str]) -> tuple[object, ...]:
+    """One CSV speed measure checked and turned into the store's columns."""
+    game, ruleset = field.slugs(fields)
+    moment = field.one_of(fields, "moment", MOMENTS)
+    build = field.one_of(fields, "build", ("native", "python"))
+    return (game, ruleset, moment, field.whole(fields["nodes"], "nodes"), field.seconds(fields["seconds"], "seconds"),
+            build, field.whole(fields["solver_version"], "solver_version"), field.recorded(fields))
+
+
+def parse_check(fields: dict[str, str]) -> tuple[object, ...]:
+    """One CSV loss check checked and turned into the store's columns."""
+    game, ruleset = field.slugs(fields)
+    deal = field.deal(fields)
+    verdict = field.one_of(fields, "verdict", VERDICTS)
+    return (game, ruleset, str(deal), verdict, field.whole(fields["positions"], "positions"),
+            field.seconds(fields["seconds"], "seconds"), field.whole(fields["position_limit"], "position_limit"),
+            field.whole(fields["checker_version"], "checker_version"), field.recorded(fields))
+
+
+SPEEDS = Table("speed measures", SPEED_COLUMNS, "moment", parse_speed, Store.speed_records, Store.merge_speeds)
+CHECKS = Table("loss checks", CHECK_COLUMNS, "checker_version", parse_check, Store.check_records,
+               Store.merge_checks)
+TABLES = (SPEEDS, CHECKS)
+
+
+def table_of(header: Iterable[str] | None) -> Table | None:
+    """The table whose CSV files have this header line (``None``: results, or no header)."""
+    names = set(header or ())
+    return next((table for table in TABLES if table.marker in names), None)
