@@ -10,7 +10,12 @@ rounds is the figure that the machine's other work disturbs least.
 
     cp -r .venv/lib/python3.11/site-packages/kibitz_native /tmp/before   # before the change
     .venv/bin/python benchmarks/native_builds.py --before /tmp/before [--games kingsdown-eights] \\
-        [--deals 20001-20030] [--nodes 300000] [--rounds 5]
+        [--deals 20001-20030] [--nodes 300000] [--rounds 5] [--workload play]
+
+``--workload play`` times the library's calls instead of the search: seeded random games of
+up to 300 moves from each deal, 20 times over, through ``state.legal_moves`` and
+``state.apply`` (what crossing between Python and the kernel costs; the nodes column then
+counts moves played).
 """
 
 from __future__ import annotations
@@ -41,6 +46,28 @@ for state in states:
 print(digest.hexdigest(), total, time.perf_counter() - started)
 """
 
+PLAY = """
+import hashlib, random, sys, time
+import kibitz
+from kibitz import native
+from kibitz.study.commands import parse_deals
+assert native.load() is not None, "the native kernel is not built"
+game = kibitz.game(sys.argv[1], sys.argv[2])
+digest, total = hashlib.sha256(), 0
+started = time.perf_counter()
+for number in parse_deals(sys.argv[3]):
+    for round in range(20):
+        state, chooser = game.deal(number), random.Random(number * 100 + round)
+        for _ in range(300):
+            moves = state.legal_moves
+            if not moves:
+                break
+            state = state.apply(chooser.choice(moves))
+            total += 1
+        digest.update(str(state).encode())
+print(digest.hexdigest(), total, time.perf_counter() - started)
+"""
+
 DEFAULT_DEALS = {
     "duchess": "143,10378",
     "cicely": "88,296",
@@ -51,12 +78,13 @@ DEFAULT_DEALS = {
 the whole limit, so that start-up counts for little."""
 
 
-def run(slug: str, ruleset: str, deals: str, nodes: int, kernel: Path | None) -> tuple[str, int, float]:
+def run(slug: str, ruleset: str, deals: str, nodes: int, kernel: Path | None,
+        workload: str = WORKLOAD) -> tuple[str, int, float]:
     """One solve of the deals in a fresh process: the results' digest, the nodes and the seconds."""
     environment = dict(os.environ)
     if kernel is not None:  # the other build first on the path
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(kernel), environment.get("PYTHONPATH")]))
-    output = subprocess.run([sys.executable, "-c", WORKLOAD, slug, ruleset, deals, str(nodes)], env=environment,
+    output = subprocess.run([sys.executable, "-c", workload, slug, ruleset, deals, str(nodes)], env=environment,
                             capture_output=True, text=True, check=True).stdout.split()
     return output[0], int(output[1]), float(output[2])
 
@@ -70,13 +98,17 @@ def main() -> None:
     parser.add_argument("--deals", help="deal numbers for every game, e.g. 20001-20030 (default: hard deals of each game)")
     parser.add_argument("--nodes", type=int, default=300_000, help="node limit of each solve (default 300000)")
     parser.add_argument("--rounds", type=int, default=5, help="solves of each build, alternating (default 5)")
+    parser.add_argument("--workload", choices=("solve", "play"), default="solve",
+                        help="node-limited solves (default), or random games through legal_moves and apply")
     args = parser.parse_args()
+    workload = PLAY if args.workload == "play" else WORKLOAD
     if not (args.before / "kibitz_native").is_dir():
         parser.error(f"{args.before} holds no kibitz_native folder")
     if args.rounds < 1 or args.nodes < 1:
         parser.error("--rounds and --nodes must be at least 1")
+    what = f"node limit {args.nodes:,}" if args.workload == "solve" else "random games of up to 300 moves"
     print(f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"node limit {args.nodes:,}, best of {args.rounds} rounds, each build in turn")
+          f"{what}, best of {args.rounds} rounds, each build in turn")
     print()
     print("| game | deals | nodes | before, s | now, s | before / now | same results |")
     print("|---|---|---|---|---|---|---|")
@@ -85,8 +117,8 @@ def main() -> None:
         before: list[tuple[str, int, float]] = []
         now: list[tuple[str, int, float]] = []
         for _ in range(args.rounds):
-            before.append(run(slug, args.ruleset, deals, args.nodes, args.before))
-            now.append(run(slug, args.ruleset, deals, args.nodes, None))
+            before.append(run(slug, args.ruleset, deals, args.nodes, args.before, workload))
+            now.append(run(slug, args.ruleset, deals, args.nodes, None, workload))
         same = len({digest for digest, _, _ in before + now}) == 1
         best_before = min(seconds for *_, seconds in before)
         best_now = min(seconds for *_, seconds in now)

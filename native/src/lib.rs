@@ -47,4 +47,15 @@ mod kibitz_native {
 
     #[pymodule_export]
     const SPEC_VERSION: u32 = crate::SPEC_VERSION;
+
+    /// Which build this is: `KIBITZ_NATIVE_BUILD` when the module was compiled, else "source".
+    #[pymodule_export]
+    const BUILD: &str = match option_env!("KIBITZ_NATIVE_BUILD") {
+        Some(build) => build,
+        None => "source",
+    };
+
+    /// Whether the module was built for Python's limited API (abi3: one wheel for CPython 3.11 on).
+    #[pymodule_export]
+    const ABI3: bool = cfg!(Py_LIMITED_API);
 }

@@ -21,7 +21,7 @@ from kibitz.rules import RULESETS, Game, GameInfo
 from kibitz.state import State
 from kibitz import notation  # noqa: F401,E402  (a state pickles as its notation, which it registers)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEAL", "RULESETS", "AmbiguousMoveError", "DealNumberError", "Game", "GameInfo",

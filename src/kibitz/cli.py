@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Callable, NoReturn, Sequence
 
-from kibitz import __version__, records
+from kibitz import records
 from kibitz.analysis.commands import add_commands as add_analysis_commands
 from kibitz.autoplay import SAFE_RULE
 from kibitz.deals import MAX_DEAL_NUMBER, parse_deal_number, random_deal_number
@@ -107,6 +107,16 @@ examples:
   kibitz replay mygame.kibitz --show"""
 
 
+class VersionAction(argparse.Action):
+    """``kibitz --version``: what this kibitz is (:func:`kibitz.about.describe`), then exit."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from kibitz.about import describe
+        sys.stdout.write(describe() + "\n")
+        parser.exit()
+
+
 class UsageError(KibitzError):
     """Options that do not go together."""
 
@@ -124,7 +134,8 @@ def build_parser() -> ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = ArgumentParser(prog="kibitz", description=DESCRIPTION, epilog=EPILOG,
                             formatter_class=formatter)
-    parser.add_argument("--version", action="version", version=f"kibitz {__version__}")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="print the version, the build in use and the solver, rules and agent versions")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
     games_parser = commands.add_parser("games", help="list the games, their aliases and PySolFC ids", description="List the games "

@@ -112,7 +112,11 @@ def install() -> None:
     if os.environ.get("KIBITZ_PURE_PYTHON"):
         STATUS = "off: KIBITZ_PURE_PYTHON is set"
         return
-    folder = Path(os.environ.get("KIBITZ_COMPILED_DIR") or DEFAULT_FOLDER)
+    chosen = os.environ.get("KIBITZ_COMPILED_DIR")
+    if not chosen and not (DEFAULT_FOLDER.parent.parent / "pyproject.toml").is_file():
+        STATUS = "off: an installed package (the compiled solver is built in a checkout: scripts/compile)"
+        return
+    folder = Path(chosen or DEFAULT_FOLDER)
     files, STATUS = check(folder)
     loaded = [name for name in MODULES if name in sys.modules]
     if files is not None and loaded:

@@ -84,7 +84,8 @@ def load() -> ModuleType | None:
         try:
             kibitz_native = importlib.import_module(MODULE)
         except ImportError as error:
-            _problem = (f"not built ({error}); scripts/setup builds it where cargo (Rust) is present"
+            _problem = (f"not built ({error}); pip install 'kibitz[native]' installs it, or in a checkout "
+                        "scripts/setup builds it where cargo (Rust) is present"
                         if error.name == MODULE else f"unusable ({error}); run scripts/setup again")
         else:
             version = getattr(kibitz_native, "SPEC_VERSION", None)

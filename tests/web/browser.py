@@ -42,18 +42,21 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def start_server(data_dir: Path, host: str = "127.0.0.1",
-                 options: Sequence[str] = ()) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(data_dir: Path, host: str = "127.0.0.1", options: Sequence[str] = (),
+                 python: str = sys.executable, env: dict[str, str] | None = None,
+                 cwd: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``kibitz serve`` on a free port of ``host`` (its log in ``data_dir/server.log``,
-    appended to); returns the process and its address once it answers."""
+    appended to) with ``python`` (this one by default) in ``env`` and ``cwd``; returns the
+    process and its address once it answers."""
     log_path = data_dir / "server.log"
     for _ in range(3):   # another program may take the free port first
         port = free_port(host)
         with open(log_path, "ab") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "kibitz", "serve", "--host", host, "--port", str(port), "--no-browser",
+                [python, "-m", "kibitz", "serve", "--host", host, "--port", str(port), "--no-browser",
                  "--data-dir", str(data_dir), *options],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                env=env, cwd=cwd)
         url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
         deadline = time.monotonic() + SERVER_START_SECONDS
         try:

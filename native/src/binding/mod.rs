@@ -65,6 +65,7 @@ pub struct Kernel {
 }
 
 /// How to make `State` objects of `state_type`.
+#[cfg(not(Py_LIMITED_API))]
 fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
     let py = state_type.py();
     let new = state_type.getattr(intern!(py, "__new__"))?;
@@ -92,6 +93,101 @@ fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
     Ok(Making::Slots(offsets))
 }
 
+/// How to make `State` objects of `state_type`. The limited API does not show a member
+/// descriptor's offset, so the offsets are found on a probe: an empty instance whose slots are
+/// set through their descriptors (which refuse a read-only slot, one not holding objects, or
+/// another class's) to new objects. The probe's words up to `__basicsize__` are searched for
+/// those objects' addresses, which can be there only where the descriptors stored them, so
+/// each must be found once; the slots are then set again and read back both ways.
+#[cfg(Py_LIMITED_API)]
+fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
+    const WORD: usize = std::mem::size_of::<*mut ffi::PyObject>();
+    let py = state_type.py();
+    let new = state_type.getattr(intern!(py, "__new__"))?;
+    let plain = py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?;
+    let fallback = Making::Call;
+    if !new.is(&plain) {
+        return Ok(fallback);
+    }
+    let size: usize = state_type.getattr(intern!(py, "__basicsize__"))?.extract()?;
+    let items: usize = state_type.getattr(intern!(py, "__itemsize__"))?.extract()?;
+    if items != 0 {
+        return Ok(fallback);
+    }
+    let own = state_type.getattr(intern!(py, "__dict__"))?;
+    let member_type = py.import(intern!(py, "types"))?.getattr(intern!(py, "MemberDescriptorType"))?;
+    let mut descriptors = Vec::with_capacity(SLOTS.len());
+    for name in SLOTS {
+        let Ok(descriptor) = own.get_item(name) else { return Ok(fallback) };
+        if !descriptor.get_type().is(&member_type) {
+            return Ok(fallback);
+        }
+        descriptors.push(descriptor);
+    }
+    let Ok(probe) = plain.call1((state_type,)) else { return Ok(fallback) };
+    let words = size / WORD;
+    // Word k of the probe, for k < words.
+    let word = |k: usize| -> *mut ffi::PyObject {
+        // SAFETY: an aligned read within the probe, which is alive.
+        unsafe { *probe.as_ptr().cast::<u8>().add(k * WORD).cast::<*mut ffi::PyObject>() }
+    };
+    // Sets each slot of the probe through its descriptor; false when one refuses.
+    let fill = |marks: &[Bound<'_, PyAny>]| -> bool {
+        descriptors.iter().zip(marks).all(|(descriptor, mark)| {
+            descriptor.call_method1(intern!(py, "__set__"), (&probe, mark)).is_ok()
+        })
+    };
+    // New objects, one per slot.
+    let new_marks = || -> PyResult<Vec<Bound<'_, PyAny>>> {
+        SLOTS.iter().map(|_| py.get_type::<PyAny>().call0()).collect()
+    };
+    let first = new_marks()?;
+    if !fill(&first) {
+        return Ok(fallback);
+    }
+    let mut offsets: [ffi::Py_ssize_t; 5] = [0; 5];
+    for (offset, mark) in offsets.iter_mut().zip(&first) {
+        let mut found = (0..words).filter(|&k| word(k) == mark.as_ptr());
+        let (Some(k), None) = (found.next(), found.next()) else { return Ok(fallback) };
+        *offset = (k * WORD) as ffi::Py_ssize_t;
+    }
+    let second = new_marks()?;
+    if !fill(&second) {
+        return Ok(fallback);
+    }
+    for ((&offset, mark), name) in offsets.iter().zip(&second).zip(SLOTS) {
+        if word(offset as usize / WORD) != mark.as_ptr() || !probe.getattr(name)?.is(mark) {
+            return Ok(fallback);
+        }
+    }
+    Ok(Making::Slots(offsets))
+}
+
+/// Item `k` of `tuple`, borrowed.
+///
+/// # Safety
+/// `tuple` is a live tuple and `k` is within it.
+#[inline]
+unsafe fn tuple_item(tuple: *mut ffi::PyObject, k: usize) -> *mut ffi::PyObject {
+    #[cfg(not(Py_LIMITED_API))]
+    return ffi::PyTuple_GET_ITEM(tuple, k as ffi::Py_ssize_t);
+    #[cfg(Py_LIMITED_API)]
+    return ffi::PyTuple_GetItem(tuple, k as ffi::Py_ssize_t);
+}
+
+/// The contents of a bytes object, borrowed.
+///
+/// # Safety
+/// `bytes` is a live bytes object, which outlives 'a.
+#[inline]
+unsafe fn bytes_contents<'a>(bytes: *mut ffi::PyObject) -> &'a [u8] {
+    #[cfg(not(Py_LIMITED_API))]
+    let (start, size) = (ffi::PyBytes_AS_STRING(bytes), ffi::Py_SIZE(bytes));
+    #[cfg(Py_LIMITED_API)]
+    let (start, size) = (ffi::PyBytes_AsString(bytes), ffi::PyBytes_Size(bytes));
+    std::slice::from_raw_parts(start.cast::<u8>(), size as usize)
+}
+
 /// The piles of a state's `piles` tuple, borrowed in place.
 fn read_piles<'a>(piles: &'a Bound<'_, PyTuple>, out: &mut [&'a [u8]; MAX_PILES]) -> PyResult<usize> {
     let count = piles.len();
@@ -102,11 +198,11 @@ fn read_piles<'a>(piles: &'a Bound<'_, PyTuple>, out: &mut [&'a [u8]; MAX_PILES]
         // SAFETY: k is within the tuple; each item is checked to be a bytes object, immutable
         // and held by the tuple, which outlives 'a.
         *slot = unsafe {
-            let item = ffi::PyTuple_GET_ITEM(piles.as_ptr(), k as ffi::Py_ssize_t);
+            let item = tuple_item(piles.as_ptr(), k);
             if ffi::PyBytes_Check(item) == 0 {
                 return Err(PyTypeError::new_err("a state's piles must be bytes"));
             }
-            std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(item).cast::<u8>(), ffi::Py_SIZE(item) as usize)
+            bytes_contents(item)
         };
     }
     Ok(count)
@@ -123,7 +219,15 @@ fn tuple_of<'py>(py: Python<'py>, items: &[*mut ffi::PyObject]) -> PyResult<Boun
             return Err(PyErr::fetch(py));
         }
         for (k, &item) in items.iter().enumerate() {
+            #[cfg(not(Py_LIMITED_API))]
             ffi::PyTuple_SET_ITEM(tuple, k as ffi::Py_ssize_t, item);
+            // Cannot fail on a new tuple of this length; if it did, it released the item.
+            #[cfg(Py_LIMITED_API)]
+            if ffi::PyTuple_SetItem(tuple, k as ffi::Py_ssize_t, item) != 0 {
+                items[k + 1..].iter().for_each(|&item| ffi::Py_DECREF(item));
+                ffi::Py_DECREF(tuple);
+                return Err(PyErr::fetch(py));
+            }
         }
         Ok(Bound::from_owned_ptr(py, tuple).cast_into_unchecked())
     }
@@ -300,7 +404,14 @@ impl Kernel {
             // `object.__setattr__` does through the slot's member descriptor.
             Making::Slots(offsets) => unsafe {
                 let tp = self.state_type.as_ptr().cast::<ffi::PyTypeObject>();
+                #[cfg(not(Py_LIMITED_API))]
                 let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+                #[cfg(Py_LIMITED_API)]
+                let alloc = match ffi::PyType_GetSlot(tp, ffi::Py_tp_alloc) {
+                    found if found.is_null() => ffi::PyType_GenericAlloc,
+                    // SAFETY: the type's `tp_alloc` slot holds an `allocfunc`.
+                    found => std::mem::transmute::<*mut std::ffi::c_void, ffi::allocfunc>(found),
+                };
                 let state = alloc(tp, 0);
                 if state.is_null() {
                     return Err(PyErr::fetch(py));
@@ -326,7 +437,7 @@ impl Kernel {
                     let pile = edit.pile(k);
                     ffi::PyBytes_FromStringAndSize(pile.as_ptr() as *const _, pile.len() as ffi::Py_ssize_t)
                 } else {
-                    let item = ffi::PyTuple_GET_ITEM(read.piles.as_ptr(), k as ffi::Py_ssize_t);
+                    let item = tuple_item(read.piles.as_ptr(), k);
                     ffi::Py_INCREF(item);
                     item
                 }

@@ -1,0 +1,149 @@
+"""kibitz as a user installs it: the wheels ``scripts/wheels`` builds, installed into a fresh
+virtual environment with no Rust compiler on the PATH, every command run once from outside
+the checkout, and the page loaded in the browser from the installed package.
+
+The wheels are built once, here (a few minutes: the native kernel's portable wheel is
+compiled twice for its profile). Where the machine has no cargo, ``dist/`` holds kibitz's
+wheel alone and the installed kibitz must say that its rules run in pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import kibitz
+
+ROOT = Path(__file__).resolve().parents[2]
+NATIVE = shutil.which("cargo") is not None
+"""Whether the native kernel's wheel is built here (and so must be in use when installed)."""
+NATIVE_WHEEL = re.compile(r"kibitz_native-(\d+)\.\d+\.\d+-cp311-abi3-manylinux_\d+_\d+_x86_64\.whl")
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A virtual environment holding kibitz from its wheels, and how to run its commands."""
+
+    venv: Path
+    work: Path
+    """An empty working folder outside the checkout, where the commands run."""
+    env: dict[str, str]
+
+    def run(self, *arguments: str, stdin: str = "", timeout: float = 120) -> str:
+        """Run the installed ``kibitz`` with ``arguments``; its standard output (it must succeed)."""
+        done = subprocess.run([str(self.venv / "bin" / "kibitz"), *arguments], input=stdin, capture_output=True,
+                              text=True, env=self.env, cwd=self.work, timeout=timeout)
+        assert done.returncode == 0, f"kibitz {' '.join(arguments)}: {done.stderr}"
+        return done.stdout
+
+    def python(self, code: str) -> str:
+        done = subprocess.run([str(self.venv / "bin" / "python"), "-c", code], capture_output=True, text=True,
+                              env=self.env, cwd=self.work, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def wheels() -> list[Path]:
+    """The wheels ``scripts/wheels`` builds into ``dist/``."""
+    built = subprocess.run([str(ROOT / "scripts" / "wheels")], capture_output=True, text=True, timeout=1800)
+    assert built.returncode == 0, built.stderr
+    dist = ROOT / "dist"
+    found = sorted(dist.glob("kibitz-*.whl")) + sorted(dist.glob("kibitz_native-*.whl"))
+    assert [path.name for path in found if path.name.startswith("kibitz-")] == \
+        [f"kibitz-{kibitz.__version__}-py3-none-any.whl"]
+    assert (dist / f"kibitz-{kibitz.__version__}.tar.gz").is_file()
+    native = [path for path in found if path.name.startswith("kibitz_native-")]
+    if NATIVE:
+        assert len(native) == 1 and NATIVE_WHEEL.fullmatch(native[0].name), [path.name for path in native]
+        assert int(NATIVE_WHEEL.fullmatch(native[0].name)[1]) == kibitz.native.SPEC_VERSION  # type: ignore[index]
+        assert list(dist.glob("kibitz_native-*.tar.gz")), "the native kernel's sdist"
+    return found
+
+
+@pytest.fixture(scope="module")
+def installed(wheels: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """kibitz installed from ``wheels`` into a fresh virtual environment, with a PATH that
+    holds no Rust compiler and wheels only (nothing compiled on the way)."""
+    root = tmp_path_factory.mktemp("installed")
+    venv, work, home = root / "venv", root / "work", root / "home"
+    work.mkdir()
+    home.mkdir()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    env = {"PATH": str(venv / "bin"), "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb",
+           "KIBITZ_DATA_DIR": str(home / "data")}
+    assert shutil.which("cargo", path=env["PATH"]) is None and shutil.which("rustc", path=env["PATH"]) is None
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                          "--only-binary=:all:", *map(str, wheels)],
+                         capture_output=True, text=True, env=env, cwd=work, timeout=900)
+    assert pip.returncode == 0, pip.stderr
+    yield Installed(venv, work, env)
+
+
+def test_the_installed_package_is_the_one_in_use_with_the_build_it_says(installed: Installed) -> None:
+    where = installed.python("import kibitz, kibitz.web.app; print(kibitz.__file__)")
+    assert Path(where).is_relative_to(installed.venv) and not Path(where).is_relative_to(ROOT)
+    version = installed.run("--version")
+    assert version.splitlines()[0] == f"kibitz {kibitz.__version__}"
+    if NATIVE:
+        assert re.search(r"rules build: native \(kibitz-native \d+\.\d+\.\d+, portable \(x86-64-v2\).*abi3\)",
+                         version), version
+    else:
+        assert "rules build: python" in version, version
+    assert "compiled solver: off: an installed package" in version
+    assert re.search(r"solver version \d+; rules version .*; agent versions: random \d+", version)
+
+
+def test_every_command_works_from_the_installed_package(installed: Installed) -> None:
+    assert "Kingsdown Eights" in installed.run("games")
+    assert "tableau" in installed.run("deal", "tournament", "4242")
+    solved = json.loads(installed.run("solve", "cicely", "4242", "--json"))
+    assert solved["outcome"] == "won"
+    hint = installed.run("hint", "duchess", "4242", "--agent", "greedy")
+    assert hint.strip()
+    played = installed.run("play", "duchess", "--plain", stdin="new easy\nhint\nsave game.kibitz\nquit\n")
+    assert "Saved 0 moves to game.kibitz" in played and "won after it in" in played
+    assert "moves" in installed.run("replay", "game.kibitz")
+    assert "review" in installed.run("review", "game.kibitz").lower()
+    installed.run("study", "napoleons-flank", "--deals", "1-30", "--workers", "1", "--db", "study.db")
+    assert "napoleons-flank" in installed.run("report", "--db", "study.db")
+
+
+def test_the_page_is_served_from_the_installed_package(installed: Installed, tmp_path: Path) -> None:
+    import httpx
+
+    from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, start_server, stop
+    process, url = start_server(tmp_path, python=str(installed.venv / "bin" / "python"), env=installed.env,
+                                cwd=installed.work)
+    try:
+        static = Path(installed.python("import kibitz.web.app as a; print(a.STATIC)"))
+        assert static.is_relative_to(installed.venv)
+        served = httpx.get(f"{url}/static/app.js", timeout=30)
+        assert served.status_code == 200 and served.content == (static / "app.js").read_bytes()
+        assert "Duchess" in httpx.get(f"{url}/api/rules/duchess", timeout=30).text
+        if not os.access(CHROMIUM, os.X_OK) and not os.environ.get("CI"):
+            pytest.skip(f"the page is loaded in chromium at {CHROMIUM} (scripts/setup test installs it)")
+        from playwright.sync_api import expect, sync_playwright
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000)
+            try:
+                page = browser.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.goto(f"{url}/?game=grand-duchess&deal=777")
+                expect(page.locator("#share")).to_have_text("deal #777", timeout=30_000)
+                expect(page.locator("#table .card").first).to_be_visible(timeout=30_000)
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        stop(process)
