@@ -64,14 +64,21 @@ pub struct Kernel {
     cache: Mutex<Cache>,
 }
 
+/// Whether `state_type` makes its objects with the plain `object.__new__` (so that the
+/// kernel may allocate them and fill their slots itself).
+fn has_plain_new(state_type: &Bound<'_, PyType>) -> PyResult<bool> {
+    let py = state_type.py();
+    let new = state_type.getattr(intern!(py, "__new__"))?;
+    let plain = py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?;
+    Ok(new.is(&plain))
+}
+
 /// How to make `State` objects of `state_type`.
 #[cfg(not(Py_LIMITED_API))]
 fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
     let py = state_type.py();
-    let new = state_type.getattr(intern!(py, "__new__"))?;
-    let plain = py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?;
     let fallback = Making::Call;
-    if !new.is(&plain) {
+    if !has_plain_new(state_type)? {
         return Ok(fallback);
     }
     let own = state_type.getattr(intern!(py, "__dict__"))?;
@@ -103,10 +110,8 @@ fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
 fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
     const WORD: usize = std::mem::size_of::<*mut ffi::PyObject>();
     let py = state_type.py();
-    let new = state_type.getattr(intern!(py, "__new__"))?;
-    let plain = py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?;
     let fallback = Making::Call;
-    if !new.is(&plain) {
+    if !has_plain_new(state_type)? {
         return Ok(fallback);
     }
     let size: usize = state_type.getattr(intern!(py, "__basicsize__"))?.extract()?;
@@ -124,6 +129,7 @@ fn making_of(state_type: &Bound<'_, PyType>) -> PyResult<Making> {
         }
         descriptors.push(descriptor);
     }
+    let plain = py.get_type::<PyAny>().getattr(intern!(py, "__new__"))?;
     let Ok(probe) = plain.call1((state_type,)) else { return Ok(fallback) };
     let words = size / WORD;
     // Word k of the probe, for k < words.

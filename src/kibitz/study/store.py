@@ -274,21 +274,28 @@ class Store:
         replaced by a decided row, or by an undecided one under longer limits (a
         processor-time limit counting as longer than a wall-clock one of as many seconds); any
         other is kept. Returns (rows added, rows replaced)."""
-        before = self.count()
-        changes = self.connection.total_changes
-        names = ", ".join(RECORD_COLUMNS)
         longer = ("coalesce(excluded.{0}, 1e300) > coalesce(results.{0}, 1e300)")
+        return self._upsert("results", RECORD_COLUMNS, "solver_version, rules_version",
+                            "results.outcome = 'unknown' AND (excluded.outcome != 'unknown' OR "
+                            + longer.format("timeout") + " OR " + longer.format("node_limit")
+                            + " OR (excluded.clock = 'cpu' AND results.clock = 'wall' AND NOT "
+                            + longer.format("timeout").replace(" > ", " < ") + "))", list(records))
+
+    def _upsert(self, table: str, columns: tuple[str, ...], key: str, replace_when: str,
+                records: list[tuple[object, ...]]) -> tuple[int, int]:
+        """Add ``records`` (the values of ``columns``) to ``table``, in one transaction: a row
+        whose game, ruleset, deal and ``key`` columns the table lacks is added; one it holds is
+        replaced where ``replace_when`` holds. Returns (rows added, rows replaced)."""
+        (before,) = self.connection.execute(f"SELECT count(*) FROM {table}").fetchone()
+        changes = self.connection.total_changes
         with self.connection:
             self.connection.executemany(
-                f"INSERT INTO results ({names}) VALUES ({', '.join('?' * len(RECORD_COLUMNS))})"
-                " ON CONFLICT (game, ruleset, deal, solver_version, rules_version) DO UPDATE SET"
-                + ", ".join(f" {name}=excluded.{name}" for name in RECORD_COLUMNS[3:])
-                + " WHERE results.outcome = 'unknown' AND (excluded.outcome != 'unknown' OR "
-                + longer.format("timeout") + " OR " + longer.format("node_limit")
-                + " OR (excluded.clock = 'cpu' AND results.clock = 'wall' AND NOT "
-                + longer.format("timeout").replace(" > ", " < ") + "))",
-                list(records))
-        added = self.count() - before
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+                f" ON CONFLICT (game, ruleset, deal, {key}) DO UPDATE SET"
+                + ", ".join(f" {name}=excluded.{name}" for name in columns[3:]) + f" WHERE {replace_when}",
+                records)
+        (after,) = self.connection.execute(f"SELECT count(*) FROM {table}").fetchone()
+        added = int(after) - int(before)
         replaced = self.connection.total_changes - changes - added
         self.written += added + replaced
         return added, replaced
@@ -334,22 +341,10 @@ class Store:
         checker version the store lacks is added; one it holds unknown is replaced by a
         verdict, or by an unknown one under a higher limit; any other is kept. Returns
         (checks added, checks replaced)."""
-        (before,) = self.connection.execute("SELECT count(*) FROM checks").fetchone()
-        changes = self.connection.total_changes
-        names = ", ".join(CHECK_COLUMNS)
-        with self.connection:
-            self.connection.executemany(
-                f"INSERT INTO checks ({names}) VALUES ({', '.join('?' * len(CHECK_COLUMNS))})"
-                " ON CONFLICT (game, ruleset, deal, checker_version) DO UPDATE SET"
-                + ", ".join(f" {name}=excluded.{name}" for name in CHECK_COLUMNS[3:])
-                + " WHERE checks.verdict = 'unknown' AND (excluded.verdict != 'unknown'"
-                " OR excluded.position_limit > checks.position_limit)",
-                [(game, ruleset, str(deal), *rest) for game, ruleset, deal, *rest in records])
-        (after,) = self.connection.execute("SELECT count(*) FROM checks").fetchone()
-        added = int(after) - int(before)
-        replaced = self.connection.total_changes - changes - added
-        self.written += added + replaced
-        return added, replaced
+        return self._upsert("checks", CHECK_COLUMNS, "checker_version",
+                            "checks.verdict = 'unknown' AND (excluded.verdict != 'unknown'"
+                            " OR excluded.position_limit > checks.position_limit)",
+                            [(game, ruleset, str(deal), *rest) for game, ruleset, deal, *rest in records])
 
     def add_plays(self, plays: Iterable[Play]) -> int:
         """Store played deals (a new row replaces an older one for the same deal, agent, seed and versions)."""
