@@ -261,4 +261,5 @@ def test_the_profile_guided_build_is_trained_on_every_game() -> None:
     assert set(training.SOLVES) == {info.slug for info in kibitz.games()}
     long_game, _, long_limit = training.LONG_SOLVE
     policy = policy_for(kibitz.game(long_game))
-    assert long_limit > max(policy.first_pass_late_growth_from, policy.first_pass_look_from) > 0
+    settings = policy.first_pass_settings
+    assert long_limit > max(settings.late_growth_from, settings.look_from) > 0

@@ -33,8 +33,9 @@ pub mod binding;
 /// 6: a nested share of the digging pass's caps, `first_pass_nested_cap` and
 /// `first_pass_nested_from`; 7: looks at the end games, `first_pass_look`,
 /// `first_pass_look_margin` and `first_pass_look_from`; 8: a later growth of the first pass's
-/// budgets, `first_pass_late_growth` and `first_pass_late_growth_from`).
-pub const SPEC_VERSION: u32 = 8;
+/// budgets, `first_pass_late_growth` and `first_pass_late_growth_from`; 9: the first pass's
+/// settings as one object, `first_pass`, the fields of Python's `FirstPass`).
+pub const SPEC_VERSION: u32 = 9;
 
 #[cfg(feature = "python")]
 #[pyo3::pymodule(gil_used = true)]

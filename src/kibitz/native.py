@@ -27,7 +27,7 @@ from kibitz.moves import DEAL, Move
 if TYPE_CHECKING:
     from kibitz.rules import Game, State
 
-SPEC_VERSION = 8
+SPEC_VERSION = 9
 """The spec format this module writes and the interface it calls; the extension module must
 read the same (version 2: `Search.solve` takes the clock of its time limit; 3: a policy may
 cap the digging first pass below a deal, `first_pass_deal_cap`; 4: and below a redeal,
@@ -35,7 +35,8 @@ cap the digging first pass below a deal, `first_pass_deal_cap`; 4: and below a r
 6: a nested share of the digging pass's caps, `first_pass_nested_cap` and
 `first_pass_nested_from`; 7: looks at the end games, `first_pass_look`,
 `first_pass_look_margin` and `first_pass_look_from`; 8: a later growth of the first
-pass's budgets, `first_pass_late_growth` and `first_pass_late_growth_from`)."""
+pass's budgets, `first_pass_late_growth` and `first_pass_late_growth_from`; 9: the first
+pass's settings as one object, `first_pass`, the fields of `kibitz.solver.policy.FirstPass`)."""
 MODULE = "kibitz_native"
 
 Build = Literal["native", "python"]

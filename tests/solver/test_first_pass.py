@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from typing import Callable, Hashable
 
 import pytest
@@ -83,7 +84,7 @@ def test_random_restarts_play_moves_that_dig_nowhere_before_those_that_dig() -> 
                     pile = state.piles[source]
                     depths.append(wanted_depth(pile, wanted))
                 count += any(a == NOT_WANTED and b == 0 for k, a in enumerate(depths) for b in depths[k + 1:])
-        assert (count > 0) == policy.random_restarts, slug
+        assert (count > 0) == policy.first_pass_settings.random_restarts, slug
 
 
 def test_restarts_reorder_the_same_moves() -> None:
@@ -106,7 +107,8 @@ def test_the_first_pass_restarts_until_it_wins() -> None:
     result = first_pass(game.deal(9), policy, Limits(seconds=None, nodes=30_000))
     assert result.outcome is Outcome.WON
     verify_win(game.deal(9), result.moves)
-    assert policy.first_pass_budget is not None and result.nodes > 2 * policy.first_pass_budget
+    budget = policy.first_pass_settings.budget
+    assert budget is not None and result.nodes > 2 * budget
     again = first_pass(game.deal(9), policy, Limits(seconds=None, nodes=30_000))
     assert again.moves == result.moves and again.nodes == result.nodes
 
@@ -119,11 +121,11 @@ def test_node_limited_solves_are_reproducible() -> None:
 
 
 def test_attempt_budgets_grow_up_to_the_policys_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Cicely's attempts get at most ``first_pass_most`` nodes each; without the bound they grow on."""
+    """Cicely's attempts get at most ``FirstPass.most`` nodes each; without the bound they grow on."""
     game = kibitz.game("cicely")
     state = game.deal(30806)  # the first pass does not win it within the limit
     policy = policy_for(game)
-    assert policy.first_pass_budget is not None and policy.first_pass_most is not None
+    assert policy.first_pass_settings.budget is not None and policy.first_pass_settings.most is not None
     caps: list[int | None] = []
     real_search = search_module.search
 
@@ -133,17 +135,17 @@ def test_attempt_budgets_grow_up_to_the_policys_bound(monkeypatch: pytest.Monkey
         return real_search(state, policy, limits, finished, looks)
 
     monkeypatch.setattr(search_module, "search", recording)
-    limit = 12 * policy.first_pass_most
+    limit = 12 * policy.first_pass_settings.most
     assert first_pass(state, policy, Limits(seconds=None, nodes=limit)).outcome is Outcome.UNKNOWN
     budgets = [cap for cap in caps if cap is not None]
     assert len(budgets) == len(caps) > 10
-    assert budgets[0] == policy.first_pass_budget
-    assert max(budgets) == policy.first_pass_most
+    assert budgets[0] == policy.first_pass_settings.budget
+    assert max(budgets) == policy.first_pass_settings.most
     assert budgets[:-1] == sorted(budgets[:-1])  # growing, then level (the last is what is left)
-    assert budgets.count(policy.first_pass_most) >= 5
-    most = policy.first_pass_most
+    assert budgets.count(policy.first_pass_settings.most) >= 5
+    most = policy.first_pass_settings.most
     caps.clear()
-    monkeypatch.setattr(policy, "first_pass_most", None)
+    monkeypatch.setattr(policy, "first_pass_settings", replace(policy.first_pass_settings, most=None))
     first_pass(state, policy, Limits(seconds=None, nodes=limit))
     assert max(cap for cap in caps if cap is not None) > most
 
@@ -170,7 +172,7 @@ def test_a_budget_that_keeps_growing_stops_at_the_largest_node_count(monkeypatch
 
     monkeypatch.setattr(search_module, "search", attempt)
     assert first_pass(game.deal(7), policy, Limits(seconds=600)).outcome is Outcome.WON
-    assert len(budgets) == 16_000 and budgets[0] == policy.first_pass_budget
+    assert len(budgets) == 16_000 and budgets[0] == policy.first_pass_settings.budget
     assert budgets == sorted(budgets)
     assert budgets[-1] == search_module.MOST_BUDGET == 2**64 - 1
     assert budgets.count(search_module.MOST_BUDGET) > 10_000
@@ -278,10 +280,10 @@ def test_a_deal_cap_abandons_the_search_below_each_deal(number: int) -> None:
 def test_the_deal_cap_is_the_policys_share_of_an_attempts_budget() -> None:
     game = kibitz.game("kingsdown-eights")
     policy = policy_for(game)
-    assert isinstance(policy, CanonicalPolicy) and policy.first_pass_deal_cap is not None
+    assert isinstance(policy, CanonicalPolicy) and policy.first_pass_settings.deal_cap is not None
     attempt = policy.first_pass(4, 10_001)
     assert isinstance(attempt, Digging) and attempt.attempt == 4
-    assert attempt.deal_cap == int(10_001 * policy.first_pass_deal_cap)
+    assert attempt.deal_cap == int(10_001 * policy.first_pass_settings.deal_cap)
     state = game.deal(7)
     dealt = state.apply(next(m for m in state.legal_moves if m.is_deal))
     assert attempt.subtree_budget(state, dealt) == attempt.deal_cap
@@ -312,7 +314,7 @@ def test_a_redeal_cap_abandons_the_search_below_each_redeal(ruleset: str) -> Non
         assert attempt.went_past_the_start(), "the search met no redeal"
         runs[redeal_cap] = attempt.longest_run_past_the_start()
     assert runs[cap] <= cap + 2 < runs[None]
-    share = policy.first_pass_redeal_cap
+    share = policy.first_pass_settings.redeal_cap
     assert share is not None
     for attempt_number, expected in ((2, None), (3, int(10_001 * share)), (4, None), (7, int(10_001 * share))):
         quick = policy.first_pass(attempt_number, 10_001)
@@ -363,15 +365,16 @@ def line_positions(slug: str, number: int) -> list[State]:
 
 
 @pytest.mark.parametrize("slug", ["duchess", "kingsdown-eights"])
-def test_the_first_pass_moves_between_tableau_piles_only_to_uncover_a_wanted_card(slug: str) -> None:
-    """With ``first_pass_uncovers``, the moves an attempt skips are exactly the moves from a
+def test_the_first_pass_moves_between_tableau_piles_only_to_uncover_a_wanted_card(
+        slug: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``FirstPass.uncovers``, the moves an attempt skips are exactly the moves from a
     tableau pile onto a non-empty one that leave on their source a card no foundation takes
     now; the other moves keep their order."""
     game = kibitz.game(slug)
     policy = policy_for(game)
-    assert isinstance(policy, CanonicalPolicy) and policy.first_pass_uncovers
+    assert isinstance(policy, CanonicalPolicy) and policy.first_pass_settings.uncovers
     plain = type(policy)(game)  # policy_for keeps one policy per game
-    plain.first_pass_uncovers = False
+    monkeypatch.setattr(plain, "first_pass_settings", replace(plain.first_pass_settings, uncovers=False))
     tableau = {game.piles[i].name: i for i in game.tableau}
     skipped = kept = 0
     for number in (1, 3, 4):
@@ -457,7 +460,7 @@ def test_the_series_of_a_split_first_pass_take_turns(monkeypatch: pytest.MonkeyP
         return search(start, quick, limits, finished, looks)
 
     monkeypatch.setattr(search_module, "search", recorded)
-    budget = policy.first_pass_budget
+    budget = policy.first_pass_settings.budget
     assert budget is not None
     first_pass(state, policy, Limits(seconds=None, nodes=len(children) * budget * 3))
     assert len(calls) >= 2 * len(children)
@@ -465,7 +468,7 @@ def test_the_series_of_a_split_first_pass_take_turns(monkeypatch: pytest.MonkeyP
     assert [start for start, _, _ in calls] == children * rounds + children[:len(calls) % len(children)]
     assert {table for _, _, table in calls} == {search_module.FIRST_PASS_TABLE // len(children)}
     assert [nodes for _, nodes, _ in calls[:len(children)]] == [budget] * len(children)
-    grown = int(budget * policy.first_pass_growth)
+    grown = int(budget * policy.first_pass_settings.growth)
     assert [nodes for _, nodes, _ in calls[len(children):2 * len(children)]] == [grown] * len(children)
 
 

@@ -4,8 +4,10 @@ first pass's seeded noise, Tournament's capped first pass, dives and proofs of l
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Iterator
+from dataclasses import asdict, fields, replace
+from typing import Any, Iterator
 
 import pytest
 
@@ -18,7 +20,7 @@ from kibitz.solver import native_search
 from kibitz.solver.native_search import search_of
 from kibitz.solver.policies import policy_for
 from kibitz.solver.policies.cicely import CicelyPolicy
-from kibitz.solver.policy import Policy
+from kibitz.solver.policy import FirstPass, Policy
 from kibitz.solver.search import first_pass, split_leaves
 from kibitz.state import State
 from tests.hard_deal import HARD_DEAL
@@ -53,6 +55,31 @@ def test_which_policies_search_natively(on_both: None) -> None:
             assert (search is not None) == (info.slug in NATIVE_SEARCH), info.slug
     native.use("python")
     assert search_of(policy_for(kibitz.game("duchess"))) is None  # the rules run in Python
+
+
+def test_the_kernel_reads_every_setting_of_the_first_pass(on_both: None) -> None:
+    """The spec carries each policy's ``FirstPass`` whole, as one object, and the kernel
+    refuses a first pass with a setting it does not read (none can be declared for the
+    Python search alone) or without a count it needs."""
+    native.use("native")
+    module = native.load()
+    assert module is not None
+    names = {field.name for field in fields(FirstPass)}
+    for slug in NATIVE_SEARCH:
+        policy = policy_for(kibitz.game(slug))
+        spec = native_search.search_spec(policy)
+        settings = asdict(policy.first_pass_settings)
+        assert spec["first_pass"] == settings and set(settings) == names, slug
+        assert not any(key.startswith("first_pass_") for key in spec), slug
+    policy = policy_for(kibitz.game("kingsdown-eights"))
+    spec = native_search.search_spec(policy)
+    settings = asdict(policy.first_pass_settings)
+    module.Search(policy.game.kernel, json.dumps(spec))
+    unread = {**settings, "unread": 1}
+    missing = {name: value for name, value in settings.items() if name != "look_from"}
+    for first_pass_spec in (unread, missing):
+        with pytest.raises(ValueError, match="unread|look_from"):
+            module.Search(policy.game.kernel, json.dumps({**spec, "first_pass": first_pass_spec}))
 
 
 @pytest.mark.parametrize("slug", NATIVE_SEARCH)
@@ -113,10 +140,10 @@ def test_grand_duchess_plays_out_and_proves_as_in_python(ruleset: str, on_both: 
 
 
 def test_long_first_passes_are_the_same_as_in_python(on_both: None) -> None:
-    """Limits at which Cicely's attempts reach ``first_pass_most`` (after about 5,700 nodes)
+    """Limits at which Cicely's attempts reach ``FirstPass.most`` (after about 5,700 nodes)
     and stay there, and at which Kingsdown Eights's and Duchess's attempts skip many
     positions that earlier attempts searched through (``first_pass``'s ``finished``)."""
-    most = policy_for(kibitz.game("cicely")).first_pass_most
+    most = policy_for(kibitz.game("cicely")).first_pass_settings.most
     assert most is not None
     cases = [("cicely", 30806, 12 * most), ("cicely", 9, 6 * most), ("kingsdown-eights", 20021, 25_000),
              ("duchess", 143, 25_000)]
@@ -159,14 +186,15 @@ def test_a_first_pass_left_with_only_abandoned_positions_goes_on_as_in_python(on
 def test_a_first_pass_capped_below_redeals_is_the_same_as_in_python(
         ruleset: str, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Duchess deals whose first pass meets the redeal in many attempts: the odd ones abandon
-    the search below it after their share of the budget (``first_pass_redeal_cap``), in both
+    the search below it after their share of the budget (``FirstPass.redeal_cap``), in both
     builds alike, and the cap changes what the Python search does."""
     cases = [(244, 20_000), (282, 30_000), (1154, 12_000)]
     expected = [solved("duchess", ruleset, number, nodes) for number, nodes in cases]
     native.use("native")
     assert [solved("duchess", ruleset, number, nodes) for number, nodes in cases] == expected
     native.use("python")
-    monkeypatch.setattr(policy_for(kibitz.game("duchess", ruleset)), "first_pass_redeal_cap", None)
+    policy = policy_for(kibitz.game("duchess", ruleset))
+    monkeypatch.setattr(policy, "first_pass_settings", replace(policy.first_pass_settings, redeal_cap=None))
     assert [solved("duchess", ruleset, number, nodes) for number, nodes in cases] != expected
 
 
@@ -290,53 +318,53 @@ def test_a_first_pass_split_below_builds_is_the_same_as_in_python(on_both: None)
     assert [solved("duchess", "pysolfc", number, nodes) for number, nodes in cases] == expected
 
 
-def same_in_both_and_changed_by(policy: Policy, settings: dict[str, object], switch_off: str,
+def same_in_both_and_changed_by(policy: Policy, settings: dict[str, Any], switch_off: str,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``settings`` on the Kingsdown Eights ``policy``, both builds give the same
-    node-limited results on four deals, and setting ``switch_off`` to ``None`` changes
-    what the Python search gives (so that the settings are tried at all)."""
-    for name, value in settings.items():
-        monkeypatch.setattr(policy, name, value)
+    """With ``settings`` in the Kingsdown Eights ``policy``'s first pass (fields of its
+    ``FirstPass``), both builds give the same node-limited results on four deals, and
+    setting the field ``switch_off`` to ``None`` changes what the Python search gives (so
+    that the settings are tried at all)."""
+    monkeypatch.setattr(policy, "first_pass_settings", replace(policy.first_pass_settings, **settings))
     monkeypatch.setattr(native_search, "_SEARCHES", {})  # the native spec is read afresh
     cases = [(2, 20_000), (91, 6_000), (187, 20_000), (20021, 25_000)]
     expected = [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases]
     native.use("native")
     assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] == expected
     native.use("python")
-    monkeypatch.setattr(policy, switch_off, None)
+    switched_off: dict[str, Any] = {switch_off: None}
+    monkeypatch.setattr(policy, "first_pass_settings", replace(policy.first_pass_settings, **switched_off))
     assert [solved("kingsdown-eights", "standard", number, nodes) for number, nodes in cases] != expected
 
 
 @pytest.mark.parametrize("nested_from", [0, 4_000])
 def test_a_first_pass_with_nested_deal_caps_is_the_same_as_in_python(
         nested_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kingsdown Eights with the nested share of its deal caps (``first_pass_nested_cap``)
+    """Kingsdown Eights with the nested share of its deal caps (``FirstPass.nested_cap``)
     from the first node, or from a point the pass reaches after a few attempts: both builds
     cap the last deal alike, and the share changes what the Python search does."""
     policy = policy_for(kibitz.game("kingsdown-eights"))
-    same_in_both_and_changed_by(policy, {"first_pass_nested_from": nested_from}, "first_pass_nested_cap",
-                                monkeypatch)
+    same_in_both_and_changed_by(policy, {"nested_from": nested_from}, "nested_cap", monkeypatch)
 
 
 @pytest.mark.parametrize("look, margin, look_from", [(300, 0, 0), (150, 3, 4_000)])
 def test_a_first_pass_with_looks_at_the_end_games_is_the_same_as_in_python(
         look: int, margin: int, look_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kingsdown Eights with short looks at its end games (``first_pass_look``), some of
+    """Kingsdown Eights with short looks at its end games (``FirstPass.look``), some of
     which go on and some not, from the first node or from a point the pass reaches after
     a few attempts: both builds end and extend the looks alike, and the looks change what
     the Python search does."""
     policy = policy_for(kibitz.game("kingsdown-eights"))
-    settings = {"first_pass_look": look, "first_pass_look_margin": margin, "first_pass_look_from": look_from}
-    same_in_both_and_changed_by(policy, settings, "first_pass_look", monkeypatch)
+    settings = {"look": look, "look_margin": margin, "look_from": look_from}
+    same_in_both_and_changed_by(policy, settings, "look", monkeypatch)
 
 
 @pytest.mark.parametrize("growth, growth_from", [(2.0, 0), (1.6, 4_000)])
 def test_a_first_pass_with_a_later_growth_is_the_same_as_in_python(
         growth: float, growth_from: int, on_both: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Kingsdown Eights with another growth of its attempts' budgets
-    (``first_pass_late_growth``), from the first node or from a point the pass reaches
+    (``FirstPass.late_growth``), from the first node or from a point the pass reaches
     after a few attempts: both builds grow the budgets alike, and the growth changes what
     the Python search does."""
     policy = policy_for(kibitz.game("kingsdown-eights"))
-    settings = {"first_pass_late_growth": growth, "first_pass_late_growth_from": growth_from}
-    same_in_both_and_changed_by(policy, settings, "first_pass_late_growth", monkeypatch)
+    settings = {"late_growth": growth, "late_growth_from": growth_from}
+    same_in_both_and_changed_by(policy, settings, "late_growth", monkeypatch)

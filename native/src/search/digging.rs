@@ -4,10 +4,10 @@
 //! and the moves are tried in a digging order: to a foundation first, the deal last, the
 //! others by how deep their source pile holds a card some foundation takes now; attempts
 //! after the first add seeded noise to those depths (splitmix64, seeded from the position and
-//! the attempt). Where the policy restarts at random (`random_restarts`), the attempts after
-//! the first give every move depth 0, so that the noise alone orders them. Where the policy
-//! says `first_pass_uncovers`, a move between two non-empty tableau piles is played only when
-//! it uncovers a card some foundation takes now. With a deal cap,
+//! the attempt). Where the policy restarts at random (`FirstPass::random_restarts`), the
+//! attempts after the first give every move depth 0, so that the noise alone orders them.
+//! Where the policy says `FirstPass::uncovers`, a move between two non-empty tableau piles is
+//! played only when it uncovers a card some foundation takes now. With a deal cap,
 //! an attempt abandons the search below a deal after that many nodes, and with a nested cap,
 //! below a deal inside such a subtree after that share of what the subtree has left, if sooner.
 //! With a look, a capped subtree whose board is an end game (nothing is dealt after it, while
@@ -34,16 +34,16 @@ const DIG_NOISE: f64 = 3.0;
 pub struct Digging<'a> {
     pub full: &'a Canonical,
     pub attempt: u64,
-    /// Most nodes searched below a deal (the policy's `first_pass_deal_cap` of the
+    /// Most nodes searched below a deal (the policy's `FirstPass::deal_cap` of the
     /// attempt's budget), or none.
     pub deal_cap: Option<u64>,
-    /// Most nodes searched below a redeal (the policy's `first_pass_redeal_cap` of the
+    /// Most nodes searched below a redeal (the policy's `FirstPass::redeal_cap` of the
     /// attempt's budget), or none.
     pub redeal_cap: Option<u64>,
     /// The share of what the enclosing capped subtree has left that a capped subtree inside
     /// it gets at most (Python's `Digging.nested_cap`), or none.
     pub nested_cap: Option<f64>,
-    /// Nodes of the first look below an end game (the policy's `first_pass_look`), or none.
+    /// Nodes of the first look below an end game (the policy's `FirstPass::look`), or none.
     pub look: Option<u64>,
 }
 
@@ -98,8 +98,9 @@ impl Policy for Digging<'_> {
     }
 
     fn ordered_moves(&self, board: &Board, moves: &mut MoveList) {
-        let by_depth = !(self.attempt > 0 && self.full.spec.random_restarts);
-        let uncovers = self.full.spec.first_pass_uncovers;
+        let settings = &self.full.spec.first_pass;
+        let by_depth = !(self.attempt > 0 && settings.random_restarts);
+        let uncovers = settings.uncovers;
         let wanted = if by_depth || uncovers { self.wanted(board) } else { 0 };
         // Each source's depth, found when a move from it is first ranked (NaN: not yet).
         let mut depths = [f64::NAN; crate::spec::MAX_PILES];
@@ -174,7 +175,7 @@ impl Policy for Digging<'_> {
     }
 
     fn look_margin(&self) -> i64 {
-        self.full.spec.first_pass_look_margin
+        self.full.spec.first_pass.look_margin
     }
 
     fn subtree_budget(&self, parent: &Board, child: &Board) -> Option<u64> {

@@ -183,7 +183,7 @@ impl Attempts {
             start,
             line,
             table,
-            budget: full.spec.first_pass_budget,
+            budget: full.spec.first_pass.budget,
             attempt: 0,
             finished: None,
             abandoned: false,
@@ -310,10 +310,10 @@ impl Searcher<'_> {
     /// budget (when the policy digs first or caps rounds), then the full search with the rest.
     pub fn solve(&mut self, board: &Board, limits: Limits) -> SearchResult {
         let full = self.full;
-        if !full.spec.digs_first && full.spec.capped_rounds.is_none() {
+        if !full.spec.first_pass.digs && full.spec.capped_rounds.is_none() {
             return self.search(board, full, limits, None, None);
         }
-        let share = full.spec.first_pass_share;
+        let share = full.spec.first_pass.share;
         let first = self.first_pass(board, Limits {
             seconds: limits.seconds.map(|s| s * share),
             nodes: limits.nodes.map(|n| ((n as f64 * share) as u64).max(1)),
@@ -331,7 +331,7 @@ impl Searcher<'_> {
     }
 
     /// The first pass: attempts with a node budget growing by the policy's
-    /// `first_pass_growth` (up to its `first_pass_most`), until one wins, one ends before its
+    /// `FirstPass::growth` (up to its `FirstPass::most`), until one wins, one ends before its
     /// budget, or the limits are reached; an attempt that abandoned capped subtrees is
     /// followed by the next one (with the same budget), and one that found nothing left but
     /// what the attempts abandoned by the next one with their table cleared. Where the
@@ -465,7 +465,7 @@ impl Searcher<'_> {
         };
         let (digging, capped);
         let quick: &dyn Policy = match self.full.spec.capped_rounds {
-            Some(caps) if !self.full.spec.digs_first => {
+            Some(caps) if !self.full.spec.first_pass.digs => {
                 capped = Capped::new(self.full.first_pass_policy(), caps, attempt);
                 &capped
             }
@@ -473,11 +473,11 @@ impl Searcher<'_> {
                 // `cap` and the shares as Python computes them: int(nodes * share), the
                 // redeal cap in odd attempts only.
                 let of = |share: Option<f64>| share.zip(cap).map(|(share, nodes)| (nodes as f64 * share) as u64);
-                let spec = &self.full.spec;
-                let redeal_share = spec.first_pass_redeal_cap.filter(|_| attempt % 2 == 1);
-                let (deal_cap, redeal_cap) = (of(spec.first_pass_deal_cap), of(redeal_share));
-                let nested_cap = spec.first_pass_nested_cap.filter(|_| spent.nodes >= spec.first_pass_nested_from);
-                let look = spec.first_pass_look.filter(|_| spent.nodes >= spec.first_pass_look_from);
+                let settings = &self.full.spec.first_pass;
+                let redeal_share = settings.redeal_cap.filter(|_| attempt % 2 == 1);
+                let (deal_cap, redeal_cap) = (of(settings.deal_cap), of(redeal_share));
+                let nested_cap = settings.nested_cap.filter(|_| spent.nodes >= settings.nested_from);
+                let look = settings.look.filter(|_| spent.nodes >= settings.look_from);
                 digging = Digging { full: self.full, attempt, deal_cap, redeal_cap, nested_cap, look };
                 &digging
             }
@@ -485,7 +485,7 @@ impl Searcher<'_> {
         // The positions the attempts searched through without a win, in one table (the
         // digging pass's only: its attempts share their moves, Python's
         // `Policy.attempts_share_moves`); when it is full, the series forgets them.
-        if series.finished.is_none() && self.full.spec.digs_first {
+        if series.finished.is_none() && self.full.spec.first_pass.digs {
             series.finished = Some(Table::default());
         }
         let remembered = series.finished.as_ref().map_or(0, |table| table.len());
@@ -521,9 +521,9 @@ impl Searcher<'_> {
         }
         series.attempt += 1;
         if !capped {
-            let spec = &self.full.spec;
-            let most = spec.first_pass_most.unwrap_or(u64::MAX);
-            let growth = spec.first_pass_late_growth.filter(|_| spent.nodes >= spec.first_pass_late_growth_from).unwrap_or(spec.first_pass_growth);
+            let settings = &self.full.spec.first_pass;
+            let most = settings.most.unwrap_or(u64::MAX);
+            let growth = settings.late_growth.filter(|_| spent.nodes >= settings.late_growth_from).unwrap_or(settings.growth);
             series.budget = budget.map(|b| ((b as f64 * growth) as u64).min(most));
         }
         Ok(part)

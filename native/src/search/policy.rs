@@ -115,6 +115,53 @@ pub enum Split {
     BaseUnset,
 }
 
+/// The settings of a policy's first pass, as its Python class declares them
+/// (`kibitz.solver.policy.FirstPass`, sent whole): every field is read, and a spec with a
+/// field this struct does not know is refused, so that no setting goes unread.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FirstPass {
+    /// Share of the limits given to the first pass.
+    pub share: f64,
+    /// Node budget of the first attempt; none: one attempt.
+    pub budget: Option<u64>,
+    /// Growth of the node budget from one attempt to the next.
+    pub growth: f64,
+    /// The growth once the first pass has searched `late_growth_from` nodes, if another.
+    pub late_growth: Option<f64>,
+    /// Nodes the first pass searches before `late_growth` applies.
+    pub late_growth_from: u64,
+    /// The largest node budget of an attempt.
+    pub most: Option<u64>,
+    /// Whether the first pass is the digging one (else, where the policy has them, capped rounds).
+    pub digs: bool,
+    /// Whether the digging attempts after the first play random lines instead of digging.
+    pub random_restarts: bool,
+    /// Share of a digging attempt's node budget after which it abandons the search below a deal.
+    pub deal_cap: Option<f64>,
+    /// Share of a digging attempt's node budget after which it abandons the search below a
+    /// redeal, in odd attempts only.
+    pub redeal_cap: Option<f64>,
+    /// Share of what an enclosing capped subtree has left that a capped subtree inside it
+    /// gets at most, once the first pass has searched `nested_from` nodes.
+    pub nested_cap: Option<f64>,
+    /// Nodes the first pass searches before `nested_cap` applies.
+    pub nested_from: u64,
+    /// Nodes of the first look at each end game below a capped deal in a digging attempt, if any.
+    pub look: Option<u64>,
+    /// Nodes the first pass searches before `look` applies.
+    pub look_from: u64,
+    /// How many fewer cards on the foundations than the best look so far a look may reach
+    /// and still go on.
+    pub look_margin: i64,
+    /// Whether the digging pass plays a move between two non-empty tableau piles only when
+    /// it uncovers a card some foundation takes now.
+    pub uncovers: bool,
+    /// Whether the capped first pass plays as if `PolicySpec::foundations_final` held
+    /// (declared by the Tournament policy).
+    pub foundations_final: bool,
+}
+
 /// A canonical policy as its Python counterpart declares it.
 #[derive(Deserialize, Clone, Debug)]
 pub struct PolicySpec {
@@ -125,56 +172,8 @@ pub struct PolicySpec {
     pub order: MoveOrder,
     pub safe: Option<SafeMoves>,
     pub splits: Option<Split>,
-    /// Whether the search starts with the digging first pass.
-    pub digs_first: bool,
-    /// Whether the digging first pass's attempts after the first play random lines instead
-    /// of digging (Python's `random_restarts`).
-    pub random_restarts: bool,
-    pub first_pass_share: f64,
-    pub first_pass_budget: Option<u64>,
-    /// Growth of the first pass's node budget from one attempt to the next.
-    pub first_pass_growth: f64,
-    /// The growth once the first pass has searched `first_pass_late_growth_from` nodes
-    /// (Python's `first_pass_late_growth`), if another.
-    #[serde(default)]
-    pub first_pass_late_growth: Option<f64>,
-    /// Nodes the first pass searches before `first_pass_late_growth` applies.
-    #[serde(default)]
-    pub first_pass_late_growth_from: u64,
-    /// The largest node budget of a first-pass attempt (Python's `first_pass_most`).
-    #[serde(default)]
-    pub first_pass_most: Option<u64>,
-    /// Share of a digging attempt's node budget after which it abandons the search below a
-    /// deal (Python's `first_pass_deal_cap`).
-    #[serde(default)]
-    pub first_pass_deal_cap: Option<f64>,
-    /// Share of a digging attempt's node budget after which it abandons the search below a
-    /// redeal, in odd attempts only (Python's `first_pass_redeal_cap`).
-    #[serde(default)]
-    pub first_pass_redeal_cap: Option<f64>,
-    /// Share of what an enclosing capped subtree has left that a capped subtree inside it
-    /// gets at most, once the first pass has searched `first_pass_nested_from` nodes
-    /// (Python's `first_pass_nested_cap`).
-    #[serde(default)]
-    pub first_pass_nested_cap: Option<f64>,
-    /// Nodes the first pass searches before `first_pass_nested_cap` applies.
-    #[serde(default)]
-    pub first_pass_nested_from: u64,
-    /// Nodes of the first look at each end game below a capped deal in a digging attempt
-    /// (Python's `first_pass_look`), if any.
-    #[serde(default)]
-    pub first_pass_look: Option<u64>,
-    /// How many fewer cards on the foundations than the best look so far a look may reach
-    /// and still go on (Python's `first_pass_look_margin`).
-    #[serde(default)]
-    pub first_pass_look_margin: i64,
-    /// Nodes the first pass searches before `first_pass_look` applies.
-    #[serde(default)]
-    pub first_pass_look_from: u64,
-    /// Whether the digging pass plays a move between two non-empty tableau piles only when
-    /// it uncovers a card some foundation takes now (Python's `first_pass_uncovers`).
-    #[serde(default)]
-    pub first_pass_uncovers: bool,
+    /// The settings of the first pass (Python's `Policy.first_pass_settings`).
+    pub first_pass: FirstPass,
     /// The piles whose depth to a wanted card orders the digging moves.
     pub dig_sources: Vec<usize>,
     #[serde(default)]
@@ -196,10 +195,6 @@ pub struct PolicySpec {
     /// to a foundation, or with the whole pile.
     #[serde(default)]
     pub tableau_order_kept: bool,
-    /// The capped first pass plays as if `foundations_final` held (Python's
-    /// `first_pass_final`, declared by the Tournament policy).
-    #[serde(default)]
-    pub first_pass_final: bool,
 }
 
 /// What the search asks of a policy.
@@ -327,7 +322,7 @@ pub struct Canonical {
     /// The Grand Duchess policy's tables, likewise.
     pub grand_duchess: Option<GrandDuchess>,
     /// The twin that plays as if the foundations were final, for the first pass
-    /// (`PolicySpec::first_pass_final` where the rules let cards leave them).
+    /// (`FirstPass::foundations_final` where the rules let cards leave them).
     as_final: Option<Box<Canonical>>,
     /// The piles whose cards enter the key (stock, waste, tableau, reserve): their hashes do.
     hashed: Vec<usize>,
@@ -372,8 +367,9 @@ impl Canonical {
             || spec.safe == Some(SafeMoves::GrandDuchess)
             || spec.proofs == Some(Proofs::GrandDuchess)
             || spec.playouts.is_some();
-        let as_final = if spec.first_pass_final && !spec.foundations_final {
-            let twin = PolicySpec { foundations_final: true, first_pass_final: false, ..spec.clone() };
+        let as_final = if spec.first_pass.foundations_final && !spec.foundations_final {
+            let first_pass = FirstPass { foundations_final: false, ..spec.first_pass.clone() };
+            let twin = PolicySpec { foundations_final: true, first_pass, ..spec.clone() };
             Some(Box::new(Canonical::new(game.clone(), twin)?))
         } else {
             None

@@ -28,24 +28,24 @@ SOLVER_VERSION = 22
 """Bumped whenever a change could alter a verdict or the moves returned; stored with study results.
 (Version 7 changed only Kingsdown Eights: its first pass's budget grows by 1.1 per restart.
 Version 8 changed only Tournament and Napoleon's Flank in the pysolfc ruleset: their first
-pass plays the standard ruleset's moves, ``Policy.first_pass_final``. Version 9 changed only
+pass plays the standard ruleset's moves, ``FirstPass.foundations_final``. Version 9 changed only
 Duchess and Cicely: their first pass's budget grows by 1.1 per restart, as in Kingsdown
 Eights. Version 10 changed only the digging first pass of Duchess, Cicely and Kingsdown
 Eights: its attempts skip the positions earlier attempts searched through, and in Cicely no
-attempt gets more than 1,000 nodes, ``Policy.first_pass_most``. Version 11 changed only
+attempt gets more than 1,000 nodes, ``FirstPass.most``. Version 11 changed only
 the first pass of Duchess and Cicely: its attempts after the first play random lines instead
-of digging for the wanted cards, ``CanonicalPolicy.random_restarts``. Version 12 changed
+of digging for the wanted cards, ``FirstPass.random_restarts``. Version 12 changed
 only Kingsdown Eights: each attempt of its first pass abandons the search below a deal after
-a quarter of its budget, ``Policy.first_pass_deal_cap``. Version 13 changed only the first
+a quarter of its budget, ``FirstPass.deal_cap``. Version 13 changed only the first
 pass of Duchess and Kingsdown Eights: it moves cards between two non-empty tableau piles
-only to uncover a card a foundation takes, ``Policy.first_pass_uncovers``; in Duchess's
+only to uncover a card a foundation takes, ``FirstPass.uncovers``; in Duchess's
 pysolfc ruleset, where only whole piles move between tableau piles, nothing changed.
 Version 14 changed only Kingsdown Eights, the one game with a deal cap: when an attempt of
 its first pass finds nothing left to search but what the attempts abandoned below a deal,
 the pass forgets what they searched through and goes on, where it used to end and leave
 the rest of the limits to the full search. Version 15 changed only Duchess: every other
 attempt of its first pass abandons the search below a redeal after 1% of its budget,
-``Policy.first_pass_redeal_cap``. Version 16: the native search's table holds up to 32,000,000
+``FirstPass.redeal_cap``. Version 16: the native search's table holds up to 32,000,000
 positions, where it held 4,000,000 as Python's does (:data:`~kibitz.solver.result.NATIVE_TABLE`),
 and Duchess under the pysolfc rules proves a loss where its tableau piles hold cards that
 must reach the foundations in a circle (``policies.duchess.order_deadlocked``). Version 17
@@ -53,22 +53,25 @@ changed Duchess, the one game whose search splits: where the first pass's positi
 each position where the base rank is chosen starts a series of attempts of its own
 (``search.split_leaves``), and the series take turns, one attempt each (``search.first_pass``);
 and Kingsdown Eights's first pass gets 97% of the limits instead of 90%
-(``KingsdownEightsPolicy.first_pass_share``). Version 18 changed only Kingsdown Eights, the
+(``KingsdownEightsPolicy``'s ``FirstPass.share``). Version 18 changed only Kingsdown Eights, the
 one game with a deal cap: once its first pass has searched 2,000,000 nodes, a deal below
 another deal gets at most a quarter of what the outer deal's subtree has left
-(``Policy.first_pass_nested_cap``). Version 19 changed only Kingsdown Eights, the one game
+(``FirstPass.nested_cap``). Version 19 changed only Kingsdown Eights, the one game
 that looks at its end games: once its first pass has searched 2,000,000 nodes, the search
 below a position right after the last deal begins with a look of 1,000 nodes, and goes on
 only where the look got about as many cards onto the foundations as the best look before
-it (``Policy.first_pass_look``). Version 20 changed only Kingsdown Eights: once its first
+it (``FirstPass.look``). Version 20 changed only Kingsdown Eights: once its first
 pass has searched 2,000,000 nodes, an attempt's budget that grows grows by 1.6 instead of
-1.1 (``Policy.first_pass_late_growth``), and its first pass gets 99% of the limits instead
+1.1 (``FirstPass.late_growth``), and its first pass gets 99% of the limits instead
 of 97%. Version 21 changed no search, only the native kernel's speed: it generates moves
 with the piles that want each card as bits, seeds the digging noise from the board's own
 buffer instead of joining its piles, and sorts less. A node-limited search is the same
 step by step; one limited by time gets further. Version 22 changed no search either: the
 native kernel is built for the machine's processor and guided by a profile of its own runs
-(``scripts/build_native``), so that one limited by time gets further again.)"""
+(``scripts/build_native``), so that one limited by time gets further again. The settings
+named ``FirstPass.<field>`` above, each policy's ``first_pass_settings`` now, were attributes
+of the policies when those versions were made: ``Policy.first_pass_<field>``, with
+``first_pass_final`` for ``foundations_final``, and ``CanonicalPolicy.random_restarts``.)"""
 
 
 class SolverBugError(AssertionError):
@@ -155,7 +158,7 @@ def _search(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """The first pass and the full search in Python, the winning line as found."""
     if policy.first_pass() is None:
         return search(state, policy, limits)
-    first = first_pass(state, policy, limits.share(policy.first_pass_share))
+    first = first_pass(state, policy, limits.share(policy.first_pass_settings.share))
     if first.outcome is Outcome.WON or first.reason == interrupts.INTERRUPTED:
         return first
     return search(state, policy, limits.after(first)).following(first)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from kibitz import native
@@ -111,8 +111,9 @@ class Interchangeable(Counterpart):
 @dataclass(frozen=True)
 class NativeSearch(Counterpart):
     """The native counterpart of a canonical policy class: its move order, safe moves, split
-    points, proofs of loss, probes and capped first pass (its keys and digging first pass
-    follow from the policy's own attributes, what the rules guarantee from ``Game.facts``)."""
+    points, proofs of loss, probes and capped first pass (its keys follow from the policy's
+    own attributes, its first pass's settings from ``Policy.first_pass_settings``, what the
+    rules guarantee from ``Game.facts``)."""
 
     order: MoveOrder
     safe: SafeMoves | None = None
@@ -141,8 +142,9 @@ class NativeSearch(Counterpart):
 
 
 def search_spec(policy: Policy) -> dict[str, Json]:
-    """The kernel's spec of ``policy``; raises :class:`MissingCounterpart` when its class (the
-    exact class) or one of its rules has no native counterpart."""
+    """The kernel's spec of ``policy``, with its first pass's settings as one object (every
+    field of its :class:`~kibitz.solver.policy.FirstPass`); raises :class:`MissingCounterpart`
+    when its class (the exact class) or one of its rules has no native counterpart."""
     from kibitz.solver.policies.common import CanonicalPolicy
     block = counterpart_of(type(policy), NativeSearch)
     if not isinstance(policy, CanonicalPolicy):
@@ -153,23 +155,7 @@ def search_spec(policy: Policy) -> dict[str, Json]:
         "tableau": counterpart_of(policy.tableau_interchangeable, Interchangeable).native(game),
         "reserve": counterpart_of(policy.reserve_interchangeable, Interchangeable).native(game),
         "same_suit_pairs": [list(pair) for pair in policy.same_suit_pairs],
-        "digs_first": policy.digs_first,
-        "random_restarts": policy.random_restarts,
-        "first_pass_share": policy.first_pass_share,
-        "first_pass_budget": policy.first_pass_budget,
-        "first_pass_growth": policy.first_pass_growth,
-        "first_pass_late_growth": policy.first_pass_late_growth,
-        "first_pass_late_growth_from": policy.first_pass_late_growth_from,
-        "first_pass_most": policy.first_pass_most,
-        "first_pass_deal_cap": policy.first_pass_deal_cap,
-        "first_pass_redeal_cap": policy.first_pass_redeal_cap,
-        "first_pass_nested_cap": policy.first_pass_nested_cap,
-        "first_pass_nested_from": policy.first_pass_nested_from,
-        "first_pass_look": policy.first_pass_look,
-        "first_pass_look_margin": policy.first_pass_look_margin,
-        "first_pass_look_from": policy.first_pass_look_from,
-        "first_pass_uncovers": policy.first_pass_uncovers,
-        "first_pass_final": policy.first_pass_final,
+        "first_pass": asdict(policy.first_pass_settings),
         "dig_sources": list(policy.dig_sources.values()),
         "foundations_final": game.facts.foundations_final,
         "foundation_transfers": game.facts.foundation_transfers,

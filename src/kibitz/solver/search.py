@@ -73,12 +73,12 @@ SUBTREE_CAP = "subtree cap"
 def first_pass(state: State, policy: Policy, limits: Limits) -> SolveResult:
     """The policy's quick first pass (``Policy.first_pass``): won, or unknown.
 
-    With ``policy.first_pass_budget`` set, attempts 0, 1, 2, ... each search afresh with a
-    node budget growing by the policy's ``first_pass_growth`` (up to its
-    ``first_pass_most``), until one wins, one ends before its budget, or the limits are
-    reached. An attempt that abandoned capped subtrees (``Policy.subtree_budget``) is
-    followed by the next one too, with the same budget: the next capped-rounds attempt caps
-    less, and the next digging attempt skips what its forerunners abandoned.
+    With a ``budget`` in the policy's settings (``Policy.first_pass_settings``), attempts 0,
+    1, 2, ... each search afresh with a node budget growing by their ``growth`` (up to their
+    ``most``), until one wins, one ends before its budget, or the limits are reached. An
+    attempt that abandoned capped subtrees (``Policy.subtree_budget``) is followed by the
+    next one too, with the same budget: the next capped-rounds attempt caps less, and the
+    next digging attempt skips what its forerunners abandoned.
     Restarts tame heavy tails: a depth-first search whose first choices were wrong can
     spend its whole budget below them, while a search that starts differently often wins
     at once. Nothing the first pass sees is a proof of loss.
@@ -190,7 +190,7 @@ class _Attempts:
         self.table = table
         """The most positions the attempts' shared table holds."""
         self.looks = looks
-        self.budget = policy.first_pass_budget
+        self.budget = policy.first_pass_settings.budget
         self.attempt = 0
         self.finished: set[Hashable] | None = None
         self.abandoned = False
@@ -238,13 +238,13 @@ class _Attempts:
             return part
         self.attempt += 1
         if budget is not None and not capped:
-            late = policy.first_pass_late_growth
-            growth = late if late is not None and spent.nodes >= policy.first_pass_late_growth_from \
-                else policy.first_pass_growth
+            settings = policy.first_pass_settings
+            late = settings.late_growth
+            growth = late if late is not None and spent.nodes >= settings.late_growth_from else settings.growth
             grown = budget * growth
             budget = MOST_BUDGET if grown >= MOST_BUDGET else int(grown)
-            if policy.first_pass_most is not None:
-                budget = min(budget, policy.first_pass_most)
+            if settings.most is not None:
+                budget = min(budget, settings.most)
             self.budget = budget
         return part
 

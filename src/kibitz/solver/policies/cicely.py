@@ -22,6 +22,8 @@ rules' order, transfers, cards lifted from foundations, and the deal last.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kibitz.counterparts import counterpart
 from kibitz.moves import Move
 from kibitz.rules import Game
@@ -39,26 +41,26 @@ TO_EMPTY_COLUMN = TO_CELL = BUILD
 class CicelyPolicy(CanonicalPolicy):
     """Cells are interchangeable; columns once the stock is empty (deals go round-robin)."""
 
-    digs_first = True
-    random_restarts = True
-    """The first pass's attempts after the first play random lines (since solver version
-    11): what wins Cicely's hard deals is trying many different lines, not digging for the
-    wanted cards. On the 35 deals of 30,001-32,000 that version 9 left undecided or decided
-    after 1 s at 10 s, 100,000 nodes each: 1 left undecided; every attempt digging, 27 won
-    even at 2,000,000. Of deals 30,001-31,000, 3 left undecided at 20,000 nodes each, where
-    digging left 10 at 200,000. The first attempt still digs: from positions of play,
-    700 nodes each (the chance-to-win assist's budget), only random lines won 1 of 96,
-    digging first 60."""
-    first_pass_growth = 1.1
-    """More, smaller restarts than the default 1.3 (as Kingsdown Eights since version 7). On
-    30 of the deals of 1-10,000 that version 7 left undecided at 10 s, 4,000,000 nodes each:
-    5 won at 1.1, none at 1.3."""
-    first_pass_most: int | None = 1_000
-    """No attempt gets more than 1,000 nodes (since solver version 10). Cicely's digging
-    search almost never backs up: cards can go back and forth between cells and columns
-    without end, so nearly every child is a new position, and an attempt is one line of
-    play as long as its budget (on deals 30,001-30,006 the winning attempt was one line of
-    150-550 positions). Larger attempts only wander further; many short ones try many
+    first_pass_settings = replace(CanonicalPolicy.first_pass_settings, digs=True, random_restarts=True,
+                                  growth=1.1, most=1_000)
+    """``random_restarts``: the first pass's attempts after the first play random lines
+    (since solver version 11): what wins Cicely's hard deals is trying many different lines,
+    not digging for the wanted cards. On the 35 deals of 30,001-32,000 that version 9 left
+    undecided or decided after 1 s at 10 s, 100,000 nodes each: 1 left undecided; every
+    attempt digging, 27 won even at 2,000,000. Of deals 30,001-31,000, 3 left undecided at
+    20,000 nodes each, where digging left 10 at 200,000. The first attempt still digs: from
+    positions of play, 700 nodes each (the chance-to-win assist's budget), only random lines
+    won 1 of 96, digging first 60.
+
+    ``growth``: more, smaller restarts than the default 1.3 (as Kingsdown Eights since
+    version 7). On 30 of the deals of 1-10,000 that version 7 left undecided at 10 s,
+    4,000,000 nodes each: 5 won at 1.1, none at 1.3.
+
+    ``most``: no attempt gets more than 1,000 nodes (since solver version 10). Cicely's
+    digging search almost never backs up: cards can go back and forth between cells and
+    columns without end, so nearly every child is a new position, and an attempt is one line
+    of play as long as its budget (on deals 30,001-30,006 the winning attempt was one line
+    of 150-550 positions). Larger attempts only wander further; many short ones try many
     lines. On 13 deals of 30,001-32,000 that version 9 left undecided at 10 s, 5,000,000
     nodes each: 2 won without the bound, 8 with 500, 9 with 1,000, 6 with 3,000. With the
     random lines of version 11, on the 35 deals named at ``random_restarts``, 100,000 nodes

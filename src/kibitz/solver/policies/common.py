@@ -18,6 +18,7 @@ differ, so merging them would lose wins; they are kept apart.)
 from __future__ import annotations
 
 import zlib
+from dataclasses import replace
 from typing import Callable, Hashable
 
 from kibitz.cards import IDENTITY
@@ -61,7 +62,7 @@ CELL_DEPTH = 5
 DIG_NOISE = 3.0
 """Width of the noise added to depths after the first attempt."""
 FIRST_ATTEMPT_BUDGET = 500
-"""Node budget of the first digging attempt (see ``Policy.first_pass_budget``)."""
+"""Node budget of the first digging attempt (see ``FirstPass.budget``)."""
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 """splitmix64's increment: 2**64 divided by the golden ratio, odd."""
@@ -92,24 +93,18 @@ class SplitMix64:
 class CanonicalPolicy(Policy):
     """A policy whose key drops what cannot matter (see the module docstring).
 
-    With ``digs_first`` set, the search starts with a quick first pass of restarted
-    :class:`Digging` attempts with growing node budgets, which finds most wins quickly,
-    and gives it 90% of the budget. Measured at 2 s per deal (one process, another
-    busy): on Cicely deals 1-200 it won 195 with a median of 21 ms, where a single
-    keep-the-foundations search in the rules' order had won 28 of deals 1-30 and the full
-    search alone 21; on Kingsdown Eights deals 1-50 it won 32, against 10 before; on
+    Where its first pass ``digs`` (``first_pass_settings``), the search starts with a quick
+    first pass of restarted :class:`Digging` attempts with growing node budgets, which finds
+    most wins quickly, and gives it 90% of the budget. Measured at 2 s per deal (one
+    process, another busy): on Cicely deals 1-200 it won 195 with a median of 21 ms, where a
+    single keep-the-foundations search in the rules' order had won 28 of deals 1-30 and the
+    full search alone 21; on Kingsdown Eights deals 1-50 it won 32, against 10 before; on
     Duchess deals 1-100 it won 99, against 93 without it, and 16 of the first 20 deals
     left undecided at 10 s by the plain search. The full search keeps a 10% share for the
     positions it can exhaust: it alone proves losses.
     """
 
-    digs_first = False
-    random_restarts = False
-    """Whether the digging first pass's attempts after the first play random lines instead
-    of digging (:class:`Digging`): the moves neither to a foundation nor the deal in an
-    order drawn from the noise alone."""
-    first_pass_share = 0.9
-    first_pass_budget: int | None = FIRST_ATTEMPT_BUDGET
+    first_pass_settings = replace(Policy.first_pass_settings, share=0.9, budget=FIRST_ATTEMPT_BUDGET)
 
     def __init__(self, game: Game, *, tableau: GroupRule, reserve: GroupRule) -> None:
         super().__init__(game)
@@ -152,21 +147,22 @@ class CanonicalPolicy(Policy):
         return b"\xff".join([head, piles[game.stock], waste, *tableau, *reserve])
 
     def first_pass(self, attempt: int = 0, nodes: int | None = None, spent: int = 0) -> Policy | None:
-        """Attempt ``attempt`` of the digging first pass, when the game ``digs_first``, with
-        its caps below a deal and, in odd attempts, below a redeal (``first_pass_deal_cap``
-        and ``first_pass_redeal_cap`` of ``nodes``) where the policy has them, and the
-        ``first_pass_nested_cap`` share once ``spent`` reaches ``first_pass_nested_from``,
-        and ``first_pass_look`` once it reaches ``first_pass_look_from``."""
-        if not self.digs_first:
+        """Attempt ``attempt`` of the digging first pass, when the policy's first pass
+        ``digs`` (:class:`~kibitz.solver.policy.FirstPass`), with its caps below a deal and,
+        in odd attempts, below a redeal (``deal_cap`` and ``redeal_cap`` of ``nodes``) where
+        the policy has them, and the ``nested_cap`` share once ``spent`` reaches
+        ``nested_from``, and ``look`` once it reaches ``look_from``."""
+        settings = self.first_pass_settings
+        if not settings.digs:
             return None
 
         def cap(share: float | None) -> int | None:
             return None if share is None or nodes is None else int(nodes * share)
 
-        redeal_share = self.first_pass_redeal_cap if attempt % 2 == 1 else None
-        nested = self.first_pass_nested_cap if spent >= self.first_pass_nested_from else None
-        look = self.first_pass_look if spent >= self.first_pass_look_from else None
-        return Digging(self, attempt, cap(self.first_pass_deal_cap), cap(redeal_share), nested, look)
+        redeal_share = settings.redeal_cap if attempt % 2 == 1 else None
+        nested = settings.nested_cap if spent >= settings.nested_from else None
+        look = settings.look if spent >= settings.look_from else None
+        return Digging(self, attempt, cap(settings.deal_cap), cap(redeal_share), nested, look)
 
 
 class OverFull(Policy):
@@ -202,11 +198,11 @@ class Digging(OverFull):
     foundation takes now (a move off a pile whose next card plays comes first), moves out
     of cells at depth ``CELL_DEPTH``. Attempts after the first add seeded noise to the
     depths, so each restart digs in another order; where the policy restarts at random
-    (``random_restarts``), they give every move depth 0, so the noise alone orders them. The
-    noise (:class:`SplitMix64`) depends only on the position and the attempt, so
+    (``FirstPass.random_restarts``), they give every move depth 0, so the noise alone orders
+    them. The noise (:class:`SplitMix64`) depends only on the position and the attempt, so
     results are reproducible. It may miss wins, so it is only used to find them.
 
-    Where the policy says ``first_pass_uncovers``, a move between two non-empty tableau
+    Where the policy's first pass ``uncovers``, a move between two non-empty tableau
     piles is played only when it uncovers a card that some foundation takes now.
 
     With ``deal_cap`` set, the attempt abandons the search below a deal after that many
@@ -216,7 +212,7 @@ class Digging(OverFull):
     come back to it: each way of reaching a deal gets one capped look, and the pass moves
     on to other ways of playing before it.
 
-    With ``look`` set (the policy's ``first_pass_look``), a capped subtree whose position is
+    With ``look`` set (the policy's ``FirstPass.look``), a capped subtree whose position is
     an end game (nothing is dealt after it, while something was before) begins with a look
     of that many nodes (``look_budget``; see :func:`kibitz.solver.search.search`).
     """
@@ -240,7 +236,10 @@ class Digging(OverFull):
         self.caps_subtrees = deal_cap is not None or redeal_cap is not None
         self.look = look
         """Nodes of the first look below an end game (``look_budget``), or ``None``."""
-        self.look_margin = full.first_pass_look_margin
+        settings = full.first_pass_settings
+        self.look_margin = settings.look_margin
+        self._random_restarts = settings.random_restarts
+        self._uncovers = settings.uncovers
         self._stock = full.game.stock
         self._tableau = {full.game.piles[i].name: i for i in full.game.tableau}
 
@@ -262,8 +261,8 @@ class Digging(OverFull):
         piles = state.piles
         foundations = self._foundation_names
         depth: dict[str, int] = {}
-        by_depth = not (self.attempt and self.canonical.random_restarts)
-        uncovers = self.canonical.first_pass_uncovers
+        by_depth = not (self.attempt and self._random_restarts)
+        uncovers = self._uncovers
         wanted = self.wanted(state) if by_depth or uncovers else set()
         for name, i in self.canonical.dig_sources.items() if by_depth else ():
             pile = piles[i]
@@ -297,7 +296,7 @@ class Digging(OverFull):
     def uncovers_nothing(self, piles: tuple[bytes, ...], move: Move, wanted: set[int]) -> bool:
         """Whether ``move`` goes from a tableau pile to a non-empty one (its cards from the
         top) and leaves on its source a card outside ``wanted``: a move the pass skips
-        where the policy says ``first_pass_uncovers``."""
+        where the policy's first pass ``uncovers``."""
         source, target = self._tableau.get(move.source), self._tableau.get(move.target)
         if source is None or target is None or move.position is not None or not piles[target]:
             return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from kibitz.cards import IDENTITY, is_red
 from kibitz.counterparts import counterpart
@@ -27,34 +28,34 @@ class DuchessPolicy(CanonicalPolicy):
     (``Facts.tableau_order_kept``, the pysolfc ruleset): see :func:`order_deadlocked`.
     """
 
-    digs_first = True
-    random_restarts = True
-    """The first pass's attempts after the first play random lines (since solver version 11).
-    On the 34 deals of 40,001-42,000 that version 9 decided after 0.2 s or not at all at
-    10 s, 1,000,000 nodes each: 2 undecided against 6 with every attempt digging; on deals
-    40,001-41,000, 50,000 nodes each: 23 against 25."""
-    first_pass_uncovers = True
-    """Since solver version 13. On deals 1-10,000 at 2 s of processor time (native), 19
-    left undecided against 27, with 26% fewer nodes over the deals won; on 40,001-42,000 at
-    1,000,000 nodes each, 0 against 2. At 10 s of processor time, on the untuned deals
-    42,001-100,000 (standard), 48 undecided against version 12's 72, all among those 72.
-    (In the pysolfc ruleset only whole piles move between tableau piles, so the rule never
-    applies there.)"""
-    first_pass_redeal_cap: float | None = 0.01
-    """Since solver version 15. In the undecided deals of 1-10,000 (pysolfc ruleset), 97-98%
-    of the first pass's positions were in the second round, most with under 6 cards left in
-    the stock: an attempt that met the redeal early spent its budget on the last round. On
-    1-10,000 at 1,000,000 nodes each (native), pysolfc: 31 left undecided against 48, with
-    19% more nodes over the deals won; standard: 8 against 19, 27% more. Capping every
-    attempt instead left 20 and 12, with 4.5 and 8 times the nodes over the deals won; caps
-    of 0.1% and 10% in odd attempts, 53 and 47 (pysolfc). At 10 s of processor time on the
-    untuned deals 42,001-100,000: 76 undecided against version 13's 106 (pysolfc), 30
-    against 48 (standard)."""
-    first_pass_growth = 1.1
-    """More, smaller restarts than the default 1.3 (as Kingsdown Eights since version 7). On
-    the 35 deals of 1-10,000 that version 6 left undecided at 10 s (standard ruleset),
-    4,000,000 nodes each: 4 won at 1.1, 1 at 1.3."""
-    # No cap on an attempt's budget (``first_pass_most``, which Cicely caps at 1,000): on
+    first_pass_settings = replace(CanonicalPolicy.first_pass_settings, digs=True, random_restarts=True,
+                                  uncovers=True, redeal_cap=0.01, growth=1.1)
+    """``random_restarts``: the first pass's attempts after the first play random lines
+    (since solver version 11). On the 34 deals of 40,001-42,000 that version 9 decided
+    after 0.2 s or not at all at 10 s, 1,000,000 nodes each: 2 undecided against 6 with
+    every attempt digging; on deals 40,001-41,000, 50,000 nodes each: 23 against 25.
+
+    ``uncovers``: since solver version 13. On deals 1-10,000 at 2 s of processor time
+    (native), 19 left undecided against 27, with 26% fewer nodes over the deals won; on
+    40,001-42,000 at 1,000,000 nodes each, 0 against 2. At 10 s of processor time, on the
+    untuned deals 42,001-100,000 (standard), 48 undecided against version 12's 72, all
+    among those 72. (In the pysolfc ruleset only whole piles move between tableau piles,
+    so the rule never applies there.)
+
+    ``redeal_cap``: since solver version 15. In the undecided deals of 1-10,000 (pysolfc
+    ruleset), 97-98% of the first pass's positions were in the second round, most with
+    under 6 cards left in the stock: an attempt that met the redeal early spent its budget
+    on the last round. On 1-10,000 at 1,000,000 nodes each (native), pysolfc: 31 left
+    undecided against 48, with 19% more nodes over the deals won; standard: 8 against 19,
+    27% more. Capping every attempt instead left 20 and 12, with 4.5 and 8 times the nodes
+    over the deals won; caps of 0.1% and 10% in odd attempts, 53 and 47 (pysolfc). At 10 s
+    of processor time on the untuned deals 42,001-100,000: 76 undecided against version
+    13's 106 (pysolfc), 30 against 48 (standard).
+
+    ``growth``: more, smaller restarts than the default 1.3 (as Kingsdown Eights since
+    version 7). On the 35 deals of 1-10,000 that version 6 left undecided at 10 s (standard
+    ruleset), 4,000,000 nodes each: 4 won at 1.1, 1 at 1.3."""
+    # No cap on an attempt's budget (``FirstPass.most``, which Cicely caps at 1,000): on
     # the 41 standard deals of 1-42,000 that version 11 left undecided at 10 s, 4,000,000
     # nodes each, caps of 1,000, 5,000, 20,000 and 200,000 nodes won 4, 3, 4 and 1 against
     # 0, but a cap of 20,000 won 35 of 40 deals that version 11 won in 2-10 s against 37.

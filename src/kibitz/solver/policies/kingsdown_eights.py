@@ -43,6 +43,8 @@ never moves to another empty column.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kibitz.cards import IDENTITY
 from kibitz.counterparts import counterpart
 from kibitz.moves import Move
@@ -60,77 +62,87 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     stock is empty; the two foundations of a suit both build up, so their order is dropped.
     Safe foundation moves and rule R as in the module docstring."""
 
-    digs_first = True
-    first_pass_share = 0.99
-    """Since solver version 20 (0.97 since version 17, 0.9 before): the full search, which
-    alone proves a loss, still gets the whole rest of the limits when the first pass ends
-    early (it has found nothing left to search), and that is where the deals proved lost
-    were proved. On the 54 tuning deals that version 14 left undecided or decided after
+    first_pass_settings = replace(
+        CanonicalPolicy.first_pass_settings, digs=True, share=0.99, growth=1.1, late_growth=1.6,
+        late_growth_from=2_000_000, deal_cap=0.25, nested_cap=0.25, nested_from=2_000_000, look=1_000,
+        look_margin=3, look_from=2_000_000, uncovers=True)
+    """``share``: since solver version 20 (0.97 since version 17, 0.9 before): the full search,
+    which alone proves a loss, still gets the whole rest of the limits when the first pass
+    ends early (it has found nothing left to search), and that is where the deals proved
+    lost were proved. On the 54 tuning deals that version 14 left undecided or decided after
     8.5 s or more, at 10 s of processor time: 35 undecided with 0.97, against 37 with 0.9
     and 38 with 0.75 (the same 12 proved lost in all three). After a first pass stopped by
     the time limit, the full search's last 3% decided at most one of the table's deals with
     versions 17-19 (36,204, won at 9.75 s); on the 33 tuning deals that version 14 left
-    undecided, 0.99 wins the same 20 as 0.97 (with the growth below). Only deals not
-    decided by the first pass within 97% of the limit can change: the first pass plays the
-    same attempts, and what it decides before then it decides as before."""
-    first_pass_growth = 1.1
-    """Slower than the default 1.3: more, smaller restarts. On 28 deals of 20001-21000 that
-    version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of the native build)
-    won 18 at 1.1 and 17 at 1.15, against 13 at 1.3 and 13 at 1.6."""
-    first_pass_late_growth: float | None = 1.6
-    first_pass_late_growth_from = 2_000_000
-    """Since solver version 20: once the first pass has searched 2,000,000 nodes (about
-    2.5 s), a budget that grows grows by 1.6 instead of 1.1. An attempt that abandoned a
-    subtree below a deal keeps its budget, so at 1.1 the budgets grew slowly late in the
-    pass. On the 33 tuning deals that version 14 left undecided, at 10 s of processor time:
-    20 won against 18 (1.3 and 2.0 from 2,000,000 nodes: 18 and 17; 1.6 from 1,000,000:
-    19; 1.2 and 1.3 from the first node: 19 each), each row winning some and losing some of
-    version 19's.
-    From 2,000,000 nodes, the deals decided before are decided as before, so the untuned
-    deals it can change were all measured: see docs/benchmarks.md."""
-    first_pass_deal_cap: float | None = 0.25
-    """Each attempt abandons the search below a deal after a quarter of its node budget (since
-    solver version 12; see :class:`~kibitz.solver.policies.common.Digging`): an attempt
-    that went wrong before a deal used to spend its whole budget below it. At 1,000,000
-    nodes a deal it left 33 of deals 81,001-82,000 undecided against 40 without (caps of
-    5%, 10%, 50% of the budget: 46, 36, 35), and 28 of the untuned 100,001-101,000 against
-    46; at 4,500,000 nodes (about 10 s), 36 of 102,001-104,000 against 36, with 19% fewer
-    nodes over the deals won. Forgetting the abandoned positions, so that later attempts
-    may come back to them, did worse (10%: 43 of 81,001-82,000)."""
-    first_pass_nested_cap: float | None = 0.25
-    first_pass_nested_from = 2_000_000
-    """Since solver version 18: once the first pass has searched 2,000,000 nodes (about
-    2.5 s), the last deal's subtree gets at most a quarter of what the first deal's subtree has
-    left. Before, both caps were a quarter of the attempt's budget, so the first position
-    after the last deal that an attempt reached below a first deal took all of that deal's
-    budget: in deal 23,749 each attempt searched below the same two or three positions
-    after the last deal and then found nothing else to search, though 141 of 200 positions
-    after the last deal drawn at random from its 61,991 are won within 300,000 nodes each.
-    Only deals the pass has not won by then change. On the 33 tuning deals that version 14
-    left undecided, at 10 s of processor time: 12 won against 6 (from 300,000 nodes: 15;
-    shares of 0.1 and 0.5: 13 and 12). On the 308 deals of 52,001-60,000 that version 14
-    left undecided or decided after 300,000 nodes or more: 10 undecided, against 12 from
-    300,000 nodes and 13 with version 17; from 300,000 nodes, 7 of version 17's 13 were
-    won and 6 others it had won were not, so the later start keeps the wins of the
-    first 2.5 s as they were."""
-    first_pass_look: int | None = 1_000
-    first_pass_look_margin = 3
-    first_pass_look_from = 2_000_000
-    """Since solver version 19: once the first pass has searched 2,000,000 nodes, the search
-    below each end game (a position right after the last deal) begins with a look of 1,000
-    nodes, and goes on past it only where the look put at least as many cards on the
-    foundations as the best look of the pass so far, less 3 (see
-    :func:`kibitz.solver.search.search`). Nearly the whole game is played after the last
-    deal (the end games of deal 40,776 have 2.3 cards on the foundations on average), and
-    which end game the search spends its budget below decides the deal: of 300 drawn at
-    random from that deal's 32,818, the 6 won within 150,000 nodes came 1st, 2nd, 3rd,
-    4th, 6th and 23rd when ranked by the best count of a 2,000-node look, while no count
-    of the end game itself (cards on the foundations, cards above a lower card, depth of
-    the wanted cards) told them apart. On the 33 tuning deals that version 14 left
-    undecided, at 10 s of processor time: 18 won, against 12 (from the first node: 21,
-    and there with margins of 0 and -3: 20 and 16, with looks of 2,000 and 4,000 nodes
-    and margin 0: 19 each). From 2,000,000 nodes, the deals decided before are decided as
-    before."""
+    undecided, 0.99 wins the same 20 as 0.97 (with the growth below). Only deals not decided
+    by the first pass within 97% of the limit can change: the first pass plays the same
+    attempts, and what it decides before then it decides as before.
+
+    ``growth``: slower than the default 1.3: more, smaller restarts. On 28 deals of
+    20001-21000 that version 6 left undecided at 10 s, 8,000,000 nodes each (about 10 s of
+    the native build) won 18 at 1.1 and 17 at 1.15, against 13 at 1.3 and 13 at 1.6.
+
+    ``late_growth``, ``late_growth_from``: since solver version 20: once the first pass has
+    searched 2,000,000 nodes (about 2.5 s), a budget that grows grows by 1.6 instead of 1.1.
+    An attempt that abandoned a subtree below a deal keeps its budget, so at 1.1 the budgets
+    grew slowly late in the pass. On the 33 tuning deals that version 14 left undecided, at
+    10 s of processor time: 20 won against 18 (1.3 and 2.0 from 2,000,000 nodes: 18 and 17;
+    1.6 from 1,000,000: 19; 1.2 and 1.3 from the first node: 19 each), each row winning some
+    and losing some of version 19's. From 2,000,000 nodes, the deals decided before are
+    decided as before, so the untuned deals it can change were all measured: see
+    docs/benchmarks.md.
+
+    ``deal_cap``: each attempt abandons the search below a deal after a quarter of its node
+    budget (since solver version 12; see :class:`~kibitz.solver.policies.common.Digging`):
+    an attempt that went wrong before a deal used to spend its whole budget below it. At
+    1,000,000 nodes a deal it left 33 of deals 81,001-82,000 undecided against 40 without
+    (caps of 5%, 10%, 50% of the budget: 46, 36, 35), and 28 of the untuned 100,001-101,000
+    against 46; at 4,500,000 nodes (about 10 s), 36 of 102,001-104,000 against 36, with 19%
+    fewer nodes over the deals won. Forgetting the abandoned positions, so that later
+    attempts may come back to them, did worse (10%: 43 of 81,001-82,000).
+
+    ``nested_cap``, ``nested_from``: since solver version 18: once the first pass has
+    searched 2,000,000 nodes (about 2.5 s), the last deal's subtree gets at most a quarter
+    of what the first deal's subtree has left. Before, both caps were a quarter of the
+    attempt's budget, so the first position after the last deal that an attempt reached
+    below a first deal took all of that deal's budget: in deal 23,749 each attempt searched
+    below the same two or three positions after the last deal and then found nothing else to
+    search, though 141 of 200 positions after the last deal drawn at random from its 61,991
+    are won within 300,000 nodes each. Only deals the pass has not won by then change. On
+    the 33 tuning deals that version 14 left undecided, at 10 s of processor time: 12 won
+    against 6 (from 300,000 nodes: 15; shares of 0.1 and 0.5: 13 and 12). On the 308 deals
+    of 52,001-60,000 that version 14 left undecided or decided after 300,000 nodes or more:
+    10 undecided, against 12 from 300,000 nodes and 13 with version 17; from 300,000 nodes,
+    7 of version 17's 13 were won and 6 others it had won were not, so the later start keeps
+    the wins of the first 2.5 s as they were.
+
+    ``look``, ``look_margin``, ``look_from``: since solver version 19: once the first pass
+    has searched 2,000,000 nodes, the search below each end game (a position right after the
+    last deal) begins with a look of 1,000 nodes, and goes on past it only where the look
+    put at least as many cards on the foundations as the best look of the pass so far, less
+    3 (see :func:`kibitz.solver.search.search`). Nearly the whole game is played after the
+    last deal (the end games of deal 40,776 have 2.3 cards on the foundations on average),
+    and which end game the search spends its budget below decides the deal: of 300 drawn at
+    random from that deal's 32,818, the 6 won within 150,000 nodes came 1st, 2nd, 3rd, 4th,
+    6th and 23rd when ranked by the best count of a 2,000-node look, while no count of the
+    end game itself (cards on the foundations, cards above a lower card, depth of the wanted
+    cards) told them apart. On the 33 tuning deals that version 14 left undecided, at 10 s
+    of processor time: 18 won, against 12 (from the first node: 21, and there with margins
+    of 0 and -3: 20 and 16, with looks of 2,000 and 4,000 nodes and margin 0: 19 each). From
+    2,000,000 nodes, the deals decided before are decided as before.
+
+    ``uncovers``: since solver version 13. In the deals a search leaves undecided, nearly
+    all its positions come after the last deal (4.49 of 4.5 million for deal 24841; 99% or
+    more for each of 20083, 20452 and 20577): the end game, where cards go back and forth
+    between columns. At 1,000,000 nodes a deal, 24 of deals 81,001-82,000 left undecided
+    against 33, and 21 of 20,001-21,000 against 32, with 19% and 30% fewer nodes over the
+    deals won. At 10 s of processor time, on the untuned deals 40,001-50,000, 104 undecided
+    against version 12's 120 (93 in both). Skipping only in the end game did less (30 of
+    81,001-82,000), as did skipping also the moves to an empty column (38), allowing a move
+    whose uncovered card could go onto another column or take a top card (29 in the end
+    game), or one that uncovers a card one or two ranks above what its foundation takes (28,
+    25). In Cicely, whose cells take any card, it doubled the nodes over the deals won
+    (30,001-32,000), so Cicely does not skip."""
     # Not adopted: attempts of 1,000 nodes times the Luby sequence (1, 1, 2, 1, 1, 2, 4,
     # ...). On 30 deals of 22,861-26,500 that version 11 left undecided at 10 s and 30 it won
     # in 2-10 s, 4,000,000 nodes each, they won 8 and 29 against 1 and 30 (a cap of 50,000
@@ -142,20 +154,6 @@ class KingsdownEightsPolicy(CanonicalPolicy):
     # the ranks its foundation still needs first), so that piles without a wanted card are
     # told apart instead of ordered by the noise alone. On deals 81,001-82,000 at 1,000,000
     # nodes it left 62, 79 and 71 undecided (w = 2, 8, 20) against 40 (docs/benchmarks.md).
-
-    first_pass_uncovers = True
-    """Since solver version 13. In the deals a search leaves undecided, nearly all its
-    positions come after the last deal (4.49 of 4.5 million for deal 24841; 99% or more
-    for each of 20083, 20452 and 20577): the end game, where cards go back and forth
-    between columns. At 1,000,000 nodes a deal, 24 of deals 81,001-82,000 left undecided
-    against 33, and 21 of 20,001-21,000 against 32, with 19% and 30% fewer nodes over the
-    deals won. At 10 s of processor time, on the untuned deals 40,001-50,000, 104
-    undecided against version 12's 120 (93 in both). Skipping only in the end game did
-    less (30 of 81,001-82,000), as did skipping also the moves to an empty column (38),
-    allowing a move whose uncovered card could go onto another column or take a top card
-    (29 in the end game), or one that uncovers a card one or two ranks above what its
-    foundation takes (28, 25). In Cicely, whose cells take any card, it doubled the nodes
-    over the deals won (30,001-32,000), so Cicely does not skip."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, tableau=always, reserve=when_stock_empty)

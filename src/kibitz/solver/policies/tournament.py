@@ -24,15 +24,16 @@ whose shortest win is shorter (a well-founded order), so a won position stays re
 The pysolfc ruleset lets foundation tops back into empty cells; the arguments below do not
 cover it, and its full search gets only the move order, the pruning of moves that repeat a
 key, and the heuristic dives. Its first pass plays the standard ruleset's moves on the
-pysolfc deal (``first_pass_final``): no card back into a cell, with the safe moves, proofs
-and transfer pruning, which hold for that restricted game. A win there is a win in the
-pysolfc ruleset (every move it plays is legal there); what the first pass fails to find is
-left to the full search.
+pysolfc deal (``FirstPass.foundations_final``): no card back into a cell, with the safe
+moves, proofs and transfer pruning, which hold for that restricted game. A win there is a
+win in the pysolfc ruleset (every move it plays is legal there); what the first pass fails
+to find is left to the full search.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from kibitz.cards import IDENTITY
 from kibitz.moves import DEAL, Move
@@ -80,10 +81,10 @@ class TournamentPolicy(CanonicalPolicy):
     ``FIRST_PASS_BUDGET`` nodes (growing by 1.3).
     """
 
-    first_pass_share = 0.9
-    first_pass_budget: int | None = FIRST_PASS_BUDGET
-    first_pass_final = True
-    """In the pysolfc ruleset the first pass plays as in the standard one (module docstring)."""
+    first_pass_settings = replace(CanonicalPolicy.first_pass_settings, share=0.9, budget=FIRST_PASS_BUDGET,
+                                  foundations_final=True)
+    """``foundations_final``: in the pysolfc ruleset the first pass plays as in the standard
+    one (module docstring)."""
 
     def __init__(self, game: Game, *, as_final: bool = False) -> None:
         super().__init__(game, tableau=when_no_deal_remains, reserve=always)
@@ -94,7 +95,7 @@ class TournamentPolicy(CanonicalPolicy):
         moves from a foundation into a cell are dropped."""
         self._first_pass_policy = self
         """The policy the first pass caps: this one, or its twin ``as_final``."""
-        if self.first_pass_final and not self.foundations_final:
+        if self.first_pass_settings.foundations_final and not self.foundations_final:
             self._first_pass_policy = TournamentPolicy(game, as_final=True)
         f = game.foundations
         self.up = f[:4]
