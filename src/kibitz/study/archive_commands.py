@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from kibitz.arguments import whole_number
 from kibitz.errors import KibitzError
 from kibitz.printable import printable
 
@@ -60,10 +61,10 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                                "gives both verdicts for each lost deal.", formatter_class=formatter)
     check.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
     check.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
-    check.add_argument("--limit", type=int, default=None, metavar="N",
+    check.add_argument("--limit", type=whole_number(1, 10**12), default=None, metavar="N",
                        help="positions a check may visit before it gives up (default 10,000,000: about 3 GB "
                        "of memory a worker)")
-    check.add_argument("--workers", type=int, default=1, metavar="K", help="parallel workers (default 1)")
+    check.add_argument("--workers", type=whole_number(1, 1024), default=1, metavar="K", help="parallel workers (default 1)")
     check.set_defaults(run=run_check_losses)
     load = actions.add_parser("import", help="read CSV rows into a results file", epilog=RESULTS_EPILOG,
                               formatter_class=formatter)
@@ -130,14 +131,12 @@ def run_check_losses(args: argparse.Namespace) -> int:
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
-    if limit < 1 or args.workers < 1:
-        raise KibitzError("--limit and --workers must be 1 or more")
     game = find(args.game).slug if args.game is not None else None
     with open_store(args.db) as store:
-        lost: dict[tuple[str, str], list[int]] = {}
+        lost: dict[tuple[str, str], dict[int, None]] = {}
         for row in store.rows(game, moves=False):
-            if row.outcome == "lost" and row.deal not in lost.get((row.game, row.ruleset), []):
-                lost.setdefault((row.game, row.ruleset), []).append(row.deal)
+            if row.outcome == "lost":
+                lost.setdefault((row.game, row.ruleset), {})[row.deal] = None
         checks = [from_record(record) for record in store.check_records(game)]
         done = {(check.game, check.ruleset, check.deal) for check in checks if check.checker_version == CHECKER_VERSION
                 and (check.verdict != "unknown" or check.limit >= limit)}
