@@ -95,7 +95,7 @@ class Line:
         return self.__dict__ | {"decided": self.decided, "losses": losses}
 
 
-def _verdicts(group: list[Row]) -> tuple[list[Row], int]:
+def verdicts(group: list[Row]) -> tuple[list[Row], int]:
     """One row per deal: a won row if any (newest version first), else a lost one, else
     the newest unknown one; and the number of deals with both won and lost rows."""
     by_deal: dict[int, list[Row]] = {}
@@ -149,7 +149,7 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | N
     lines = []
     for (game, ruleset, rules_version, _), group in sorted(groups.items()):
         versions = tuple(sorted({r.solver_version for r in group}))
-        group, conflicts = _verdicts(group)
+        group, conflicts = verdicts(group)
         won = sum(r.outcome == "won" for r in group)
         lost = sum(r.outcome == "lost" for r in group)
         unknown = len(group) - won - lost
