@@ -36,8 +36,9 @@ def test_the_native_kernel_version_follows_its_spec_version() -> None:
 
 def test_the_extras_name_what_only_some_users_need() -> None:
     extras = PYPROJECT["project"]["optional-dependencies"]
-    assert {"native", "cluster", "gym"} <= set(extras)
-    assert not any(name.startswith(("ray", "gymnasium", "kibitz-native")) for name in PYPROJECT["project"]["dependencies"])
+    assert {"native", "cluster", "gym", "figures"} <= set(extras)
+    assert not any(name.startswith(("ray", "gymnasium", "kibitz-native", "matplotlib"))
+                   for name in PYPROJECT["project"]["dependencies"])
     assert any(name.startswith("textual") for name in PYPROJECT["project"]["dependencies"])  # the terminal table
 
 
