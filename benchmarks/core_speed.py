@@ -15,7 +15,11 @@ the same play-outs): reading a state and generating its moves in Rust
 (``Kernel.count_moves``), the Rust part alone (the same, repeated inside Rust), making the
 tuple of ``Move`` objects, and the whole ``state.legal_moves``; and ``state.apply``.
 
-    .venv/bin/python benchmarks/core_speed.py [--seconds 2] [--rulesets standard,pysolfc]
+With ``--csv FILE`` the rates are written to FILE too, one line per game, ruleset and build
+(``game,ruleset,build,cycles_per_second``), as ``kibitz.study.figures`` reads them for the
+figure of docs/benchmarks.md.
+
+    .venv/bin/python benchmarks/core_speed.py [--seconds 2] [--rulesets standard,pysolfc] [--csv FILE]
 """
 
 from __future__ import annotations
@@ -170,12 +174,14 @@ def main() -> None:
     parser.add_argument("--rulesets", default="standard,pysolfc", help="comma-separated (default: both)")
     parser.add_argument("--games", default="", help="comma-separated slugs (default: all)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--csv", type=Path, metavar="FILE", help="write the rates to FILE as CSV too")
     parser.add_argument("--worker", choices=BUILDS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker)
         return
     import kibitz
+    from kibitz.study.figures import BuildSpeed, write_build_speeds
     slugs = args.games.split(",") if args.games else [info.slug for info in kibitz.games()]
     with tempfile.TemporaryDirectory(prefix="kibitz-no-build-") as empty:
         workers: dict[str, subprocess.Popen[str]] = {}
@@ -193,6 +199,7 @@ def main() -> None:
               + "".join(f" {b + '/python':>16}" for b in names if b != "python"))
         ratios: dict[str, list[float]] = {b: [] for b in names}
         bounds: list[tuple[str, str, dict[str, float]]] = []
+        measured: list[BuildSpeed] = []
         for slug in slugs:
             for ruleset in args.rulesets.split(","):
                 cycles = {b: 0 for b in names}
@@ -207,6 +214,7 @@ def main() -> None:
                         if "boundary" in answer:
                             bounds.append((slug, ruleset, answer["boundary"]))
                 rates = {b: cycles[b] / seconds[b] for b in names}
+                measured.extend(BuildSpeed(slug, ruleset, b, rates[b]) for b in names)
                 for b in names:
                     ratios[b].append(rates[b] / rates["python"])
                 print(f"{slug:18} {ruleset:8} " + " ".join(f"{rates[b]:19,.0f}" for b in names)
@@ -225,6 +233,9 @@ def main() -> None:
             print("rust: generating the moves in Rust; read: the call and reading the state; tuple: making the "
                   "tuple of Move objects;\nlegal_moves: the whole property on a new state; apply: state.apply "
                   "of a legal move (checked)")
+        if args.csv is not None:
+            write_build_speeds(args.csv, measured)
+            print(f"\nthe rates written to {args.csv}")
         for process in workers.values():
             assert process.stdin is not None
             process.stdin.close()
