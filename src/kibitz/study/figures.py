@@ -23,7 +23,7 @@ from kibitz.errors import KibitzError, UnknownGameError
 from kibitz.files import write_atomically
 from kibitz.registry import find
 from kibitz.study import fields as field
-from kibitz.study.report import Alike, Line, OddsLine, line_ruleset, verdicts
+from kibitz.study.report import Alike, Line, OddsLine, joined_rulesets, line_ruleset, verdicts
 from kibitz.study.store import Row
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def tails(rows: Iterable[Row], alike: Alike | None = None) -> list[Tail]:
     for (game, ruleset, rules_version), group in sorted(groups.items()):
         chosen, _ = verdicts(group)
         decided = sorted(row.seconds for row in chosen if row.outcome != "unknown")
-        label = line_label(game, " = ".join((ruleset, *others.get((game, ruleset), ()))))
+        label = line_label(game, joined_rulesets(ruleset, others.get((game, ruleset), ())))
         if versions[game, ruleset] > 1:
             label += f", rules version {rules_version}"
         limits = tuple(sorted({row.timeout for row in chosen if row.timeout is not None}))
@@ -186,7 +186,8 @@ def _rows_axis(axes: Axes, labels: Sequence[str]) -> None:
 def _point(axes: Axes, share: float, interval: tuple[float, float], y: float, label: str, **style: Any) -> None:
     """A share (0 to 1) at height ``y`` as a percent point with its interval as error bars."""
     rate = 100 * share
-    axes.errorbar(rate, y, xerr=[[rate - 100 * interval[0]], [100 * interval[1] - rate]], markersize=5,
+    below, above = max(0.0, rate - 100 * interval[0]), max(0.0, 100 * interval[1] - rate)  # rounding aside
+    axes.errorbar(rate, y, xerr=[[below], [above]], markersize=5,
                   elinewidth=1.2, clip_on=False, label=label, **style)
 
 
@@ -201,7 +202,7 @@ def winnability_figure(lines: Sequence[Line]) -> str:
     if not lines:
         raise ValueError("a winnability figure needs at least one line")
     title = "Thoughtful winnability: the winnable share of decided deals"
-    ends = [100 * end for line in lines for end in (*line.interval, *line.conservative)]
+    ends = [100 * end for line in lines for end in (*(line.interval if line.decided else ()), *line.conservative)]
     low, high = min(ends), max(ends)
     margin = max(0.05, 0.08 * (high - low))
     left, right = max(0.0, low - margin), min(100.0, high + margin / 2)
@@ -238,7 +239,7 @@ def undecided_tail_figure(tails: Sequence[Tail]) -> str:
     longest = max([*limits, *(tail.decided_seconds[-1] for tail in tails if tail.decided_seconds), 1.0])
     grid = [SHORTEST_LIMIT * (longest / SHORTEST_LIMIT) ** (k / (GRID_POINTS - 1)) for k in range(GRID_POINTS)]
     sizes = {tail.deals for tail in tails}
-    top = max(tail.deals for tail in tails)
+    top = max(1, *(tail.deals for tail in tails))
 
     def draw(figure: Figure) -> None:
         from matplotlib.ticker import FuncFormatter
@@ -280,7 +281,7 @@ def odds_figure(lines: Sequence[OddsLine]) -> str:
                   key=lambda key: (AGENT_ORDER.index(key[0]) if key[0] in AGENT_ORDER else len(AGENT_ORDER), key))
     agents = [key[0] for key in keys]
     names = {key: key[0] if agents.count(key[0]) == 1 else f"{key[0]} ({key[1]}, version {key[2]})" for key in keys}
-    colors = {key: AGENT_COLORS.get(key[0], COLORS[3 + index % 4]) if agents.count(key[0]) == 1
+    colors = {key: AGENT_COLORS[key[0]] if key[0] in AGENT_COLORS and agents.count(key[0]) == 1
               else COLORS[index % len(COLORS)] for index, key in enumerate(keys)}
     slots = len(keys) + 1
     step = 0.8 / slots
@@ -310,7 +311,7 @@ def odds_figure(lines: Sequence[OddsLine]) -> str:
                 labelled.add("study")
         _percent_axis(axes, 0, 100, "share of deals won (%); bars: 95% intervals")
         axes.set_title(title)
-        figure.legend(loc="outside lower center", ncols=3)
+        figure.legend(loc="outside lower center", ncols=2)
 
     return _svg(draw, 1.8 + 0.12 * (slots + 1) * len(groups), title)
 
