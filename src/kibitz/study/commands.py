@@ -67,8 +67,19 @@ With --markdown FILE the table replaces the lines between the marker lines
 of FILE (each once), and the rest of FILE is kept; --markdown alone prints the
 table as those lines would hold it.
 
+With --pages DOCS it writes, from the rows kept under DOCS (DOCS/winnability/,
+DOCS/odds/, DOCS/benchmarks/core-speed.csv), every generated table of the
+reference pages (the text between a line <!-- begin generated NAME --> and a
+line <!-- end generated NAME -->) and the figures in DOCS/figures/; with
+--check it writes nothing and fails when a table disagrees with the rows.
+--figures DIR writes the figures of the results file instead (needs
+matplotlib: pip install 'kibitz[figures]').
+
 examples:
   kibitz report
+  kibitz report --pages docs
+  kibitz report --pages docs --check
+  kibitz report --figures figures/
   kibitz report --db results/cicely.db --json
   kibitz report --db results/winnability.db --markdown docs/winnability.md
   kibitz report --by-version
@@ -187,6 +198,14 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     form.add_argument("--markdown", nargs="?", const="", default=None, metavar="FILE",
                       help="write the Markdown table between the marker lines of FILE (see below); "
                       "without FILE, print only the table")
+    form.add_argument("--pages", default=None, metavar="DOCS",
+                      help="write every generated table of the reference pages in DOCS (docs), and their "
+                      "figures in DOCS/figures, from the results kept in DOCS (not from --db)")
+    form.add_argument("--figures", default=None, metavar="DIR",
+                      help="write the figures of the results file (--db) into DIR as SVG")
+    report.add_argument("--check", action="store_true",
+                        help="with --pages: write nothing, list the tables that disagree with the kept "
+                        "results and fail if any does")
     report.add_argument("--by-version", action="store_true",
                         help="one line per solver version (default: a deal decided by any version counts)")
     report.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
@@ -310,6 +329,11 @@ def run_report(args: argparse.Namespace) -> int:
     """``kibitz report``."""
     from kibitz.study.loss_check import from_record
     from kibitz.study.report import format_speeds, format_table, latest_checks, summarize
+    if args.check and args.pages is None:
+        raise KibitzError("--check goes with --pages DOCS")
+    if args.pages is not None:
+        from kibitz.study.page_commands import run_pages
+        return run_pages(Path(args.pages), check=args.check)
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
     slug = None if args.game is None else find_game(args.game).slug
@@ -319,6 +343,9 @@ def run_report(args: argparse.Namespace) -> int:
         speeds = format_speeds(store.speed_records(slug))
         checks = latest_checks(from_record(record) for record in store.check_records(slug))
     lines = summarize(rows, by_version=args.by_version, alike=registered_alike())
+    if args.figures is not None:
+        from kibitz.study.page_commands import run_figures
+        return run_figures(args, Path(args.figures), rows)
     if args.markdown is not None:
         return report_markdown(args, lines, speeds, checks)
     if args.json:

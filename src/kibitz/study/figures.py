@@ -244,9 +244,13 @@ def undecided_tail_figure(tails: Sequence[Tail]) -> str:
     def draw(figure: Figure) -> None:
         from matplotlib.ticker import FuncFormatter
         axes = figure.add_subplot()
-        for index, tail in enumerate(tails):
+        games = list(dict.fromkeys(tail.label.partition(" (")[0] for tail in tails))
+        for tail in tails:
             counts = [tail.undecided_at(limit) for limit in grid]
-            axes.plot(grid, counts, drawstyle="steps-post", color=COLORS[index % len(COLORS)], linewidth=1.6,
+            game = tail.label.partition(" (")[0]
+            dashed = "(pysolfc" in tail.label  # the second ruleset of a game: same colour, dashed
+            axes.plot(grid, counts, drawstyle="steps-post", color=COLORS[games.index(game) % len(COLORS)],
+                      linewidth=1.6, linestyle="--" if dashed else "-",
                       label=tail.label if len(sizes) == 1 else f"{tail.label}, {tail.deals:,} deals")
         for limit in limits:
             axes.axvline(limit, color="#777777", linestyle=":", linewidth=1)
@@ -263,9 +267,9 @@ def undecided_tail_figure(tails: Sequence[Tail]) -> str:
         axes.set_ylabel("deals left undecided" + (f" of {top:,}" if len(sizes) == 1 else "")
                         + "\n(log scale, 0 at the bottom)")
         axes.set_title(title)
-        axes.legend(loc="upper right", bbox_to_anchor=(1.0, 0.92))
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False)
 
-    return _svg(draw, 4.2, title)
+    return _svg(draw, 6.4, title)
 
 
 def odds_figure(lines: Sequence[OddsLine]) -> str:

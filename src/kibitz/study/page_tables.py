@@ -1,0 +1,242 @@
+"""The reference pages' tables, as Markdown, from the kept results (:mod:`kibitz.study.kept`).
+
+Each function takes every kept row and gives the text of one generated block of a page
+(:mod:`kibitz.study.pages` puts it between the block's marker lines). Nothing here is typed
+by hand: a figure in a generated table comes from the rows, with its sample size and its
+interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from kibitz.study.figures import Tail, game_name
+from kibitz.study.kept import Kept
+from kibitz.study.store import Play
+from kibitz.study.report import Line, OddsLine, check_words, format_speeds, latest_checks, summarize, summarize_odds
+
+if TYPE_CHECKING:
+    from kibitz.difficulty import Ratings
+
+BUDGET_MARK = "*"
+"""A strong agent's setting with its budget multiplied is named ``study*10``."""
+
+
+def game_order(slug: str, ruleset: str) -> tuple[int, int, str, str]:
+    """Lines in the order of the rules' games, the standard rules first."""
+    from kibitz.registry import games
+    from kibitz.rules import RULESETS
+    slugs = [info.slug for info in games()]
+    return (slugs.index(slug) if slug in slugs else len(slugs),
+            RULESETS.index(ruleset) if ruleset in RULESETS else len(RULESETS), slug, ruleset)
+
+
+def percent(share: float, places: int = 3) -> str:
+    return f"{share * 100:.{places}f}%"
+
+
+def span(low_high: tuple[float, float], places: int = 3) -> str:
+    return f"{percent(low_high[0], places)} - {percent(low_high[1], places)}"
+
+
+def winnability_lines(kept: Kept) -> list[Line]:
+    """The winnability table's lines, in the order of the games."""
+    from kibitz.study.commands import registered_alike
+    lines = summarize(kept.rows, alike=registered_alike())
+    return sorted(lines, key=lambda line: game_order(line.game, line.ruleset))
+
+
+def limits_words(line: Line) -> str:
+    """The time limits a line's deals were solved under, and what they counted."""
+    clocks = {"cpu": "processor", "wall": "wall clock"}
+    return ", ".join(f"{limit:g}" for limit in line.limits) + (
+        f" ({' and '.join(clocks.get(clock, clock) for clock in line.clocks)})" if line.clocks else "")
+
+
+def winnability_table(kept: Kept) -> str:
+    """Per game and ruleset: the deals, won, proved lost and undecided, the winnable share
+    of decided deals with its 95% Wilson interval, the conservative interval, the limits and
+    the solver's version."""
+    lines = winnability_lines(kept)
+    if not lines:
+        return "No winnability rows are kept yet (`scripts/winnability` makes them)."
+    out = ["| game | rules | deals | won | proved lost | undecided | winnable, of decided (95% interval) "
+           "| conservative 95% (undecided as won or lost) | time limits, s | solver |",
+           "|---|---|---:|---:|---:|---:|---|---|---|---|"]
+    for line in lines:
+        rate = "n/a" if line.winnability is None else f"{percent(line.winnability)} ({span(line.interval)})"
+        out.append(f"| {game_name(line.game)} | {line.rulesets} | {line.deals:,} | {line.won:,} | {line.lost:,} | "
+                   f"{line.unknown:,} | {rate} | {span(line.conservative)} | {limits_words(line)} | "
+                   f"{'+'.join(map(str, line.solver_versions))} |")
+    rows = len(kept.rows)
+    out.append(f"\nFrom {rows:,} kept rows; a deal counts once, with the verdict of the run that decided it.")
+    return "\n".join(out)
+
+
+def ordered_tails(kept: Kept) -> list[Tail]:
+    """The undecided tail of each line, in the order of the table's lines."""
+    from kibitz.study.commands import registered_alike
+    from kibitz.study.figures import line_label, tails
+    order = {line_label(line.game, line.rulesets): index for index, line in enumerate(winnability_lines(kept))}
+    return sorted(tails(kept.rows, registered_alike()), key=lambda tail: (order.get(tail.label, len(order)), tail.label))
+
+
+def tail_table(kept: Kept, limits: Sequence[float] = (1, 10, 60, 600)) -> str:
+    """Per game and ruleset, the deals still undecided at each of ``limits`` seconds of
+    processor time (a deal counts as decided at the time its deciding run took); a limit
+    above the longest the line's deals were tried at is not tried yet."""
+    found = ordered_tails(kept)
+    if not found:
+        return "No winnability rows are kept yet."
+    out = ["| game (rules) | deals | " + " | ".join(f"undecided at {limit:g} s" for limit in limits) + " |",
+           "|---|---:|" + "---:|" * len(limits)]
+    for tail in found:
+        longest = max(tail.limits, default=0.0)
+        counts = [f"{tail.undecided_at(limit):,}" if limit <= longest else "not tried" for limit in limits]
+        out.append(f"| {tail.label} | {tail.deals:,} | " + " | ".join(counts) + " |")
+    return "\n".join(out)
+
+
+def losses_list(kept: Kept) -> str:
+    """Every deal proved lost, with the solver's proof and the independent check's verdict,
+    each with its positions."""
+    lines = winnability_lines(kept)
+    checks = latest_checks(kept.checks)
+    losses = [(line, loss) for line in lines for loss in line.losses]
+    if not losses:
+        return "No kept deal is proved lost."
+    confirmed = sum(1 for line, loss in losses
+                    if (check := checks.get((line.game, line.ruleset, loss.deal))) and check.verdict == "lost")
+    out = [f"{len(losses):,} deals proved lost; {confirmed:,} of them confirmed by the independent check.", ""]
+    out.extend(f"- {game_name(line.game)} ({line.rulesets}) deal {loss.deal}: {loss.reason()}; "
+               f"{check_words(checks.get((line.game, line.ruleset, loss.deal)))}" for line, loss in losses)
+    return "\n".join(out)
+
+
+def machine_speeds(kept: Kept) -> str:
+    """The machine's speed measured at the start and end of each study run."""
+    return format_speeds(kept.speeds) or "No speed measure is kept."
+
+
+def budget(setting: str) -> int:
+    """The budget factor of a strong agent's setting (``study*10``: 10)."""
+    _, mark, factor = setting.partition(BUDGET_MARK)
+    return int(factor) if mark and factor.isdigit() else 1
+
+
+def odds_lines(kept: Kept) -> list[OddsLine]:
+    """The odds' lines of the newest version of each agent, beside the winnability lines."""
+    from kibitz.study.commands import registered_alike
+    newest: dict[str, tuple[int, int, int]] = {}
+    for play in kept.plays:
+        versions = (play.agent_version, play.solver_version, play.rules_version)
+        newest[play.agent] = max(newest.get(play.agent, versions), versions)
+    plays = [play for play in kept.plays
+             if (play.agent_version, play.solver_version, play.rules_version) == newest[play.agent]]
+    lines = summarize_odds(plays, winnability_lines(kept), alike=registered_alike())
+    return sorted(lines, key=lambda line: (game_order(line.game, line.ruleset), line.agent, budget(line.setting)))
+
+
+def chosen_odds(lines: Iterable[OddsLine]) -> dict[tuple[str, str, str], OddsLine]:
+    """Per game, ruleset and agent, the line of most games (of two, the larger budget)."""
+    chosen: dict[tuple[str, str, str], OddsLine] = {}
+    for line in lines:
+        key = (line.game, line.ruleset, line.agent)
+        held = chosen.get(key)
+        if held is None or (line.games, budget(line.setting)) > (held.games, budget(held.setting)):
+            chosen[key] = line
+    return chosen
+
+
+def rate_words(line: OddsLine | None) -> str:
+    if line is None:
+        return "-"
+    if line.rate < 0.01:
+        return f"{line.won:,} of {line.games:,} ({span(line.interval, 2)})"
+    return f"{percent(line.rate, 1)} ({span(line.interval, 1)}), {line.games:,} games"
+
+
+def odds_table(kept: Kept) -> str:
+    """Per game and ruleset, the fair-play win rate of each agent with its 95% Wilson
+    interval, beside the thoughtful winnability."""
+    lines = odds_lines(kept)
+    if not lines:
+        return "No odds games are kept yet (`scripts/odds` plays them)."
+    chosen = chosen_odds(lines)
+    keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
+    out = ["| game | rules | strong | greedy | random | thoughtful winnability, conservative 95% |",
+           "|---|---|---|---|---|---|"]
+    for game, ruleset in keys:
+        found = [chosen.get((game, ruleset, agent)) for agent in ("strong", "greedy", "random")]
+        any_line = next(line for line in found if line is not None)
+        study = any_line.winnability
+        thoughtful = "no study" if study is None else f"{span(study.conservative)} ({study.deals:,} deals)"
+        out.append(f"| {game_name(game)} | {any_line.rulesets} | " + " | ".join(rate_words(line) for line in found)
+                   + f" | {thoughtful} |")
+    settings = sorted({(line.agent, line.setting, line.agent_version, line.solver_version)
+                       for line in chosen.values() if line.agent == "strong"})
+    out.append("")
+    out.extend(f"Strong agent: setting `{setting}`, agent version {agent_version}, solver version {solver}."
+               for _, setting, agent_version, solver in settings)
+    return "\n".join(out)
+
+
+def budget_table(kept: Kept) -> str:
+    """Per game and ruleset, the strong agent at each budget on the deals every budget played."""
+    lines = [line for line in odds_lines(kept) if line.agent == "strong"]
+    budgets = sorted({budget(line.setting) for line in lines})
+    if len(budgets) < 2:
+        return "No budget comparison is kept yet (`scripts/odds --steps budget`)."
+    from kibitz.intervals import wilson
+    out = ["| game | rules | deals | " + " | ".join(f"{factor}x: won (95% interval), CPU s a game"
+                                                   for factor in budgets) + " |",
+           "|---|---|---:|" + "---|" * len(budgets)]
+    keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
+    for game, ruleset in keys:
+        by_budget = {budget(line.setting): line for line in lines if (line.game, line.ruleset) == (game, ruleset)}
+        common = set.intersection(*(set(deals_of(kept, line)) for line in by_budget.values()))
+        cells = []
+        for factor in budgets:
+            line = by_budget.get(factor)
+            if line is None or not common:
+                cells.append("-")
+                continue
+            games = [play for play in plays_of(kept, line) if play.deal in common]
+            won = sum(play.won for play in games)
+            seconds = sum(play.cpu_seconds for play in games) / len(games)
+            cells.append(f"{won} of {len(games)} ({span(wilson(won, len(games)), 0)}), {seconds:.1f}")
+        ruleset_words = next(iter(by_budget.values())).rulesets
+        out.append(f"| {game_name(game)} | {ruleset_words} | {len(common):,} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def plays_of(kept: Kept, line: OddsLine) -> list[Play]:
+    """The kept games a line counts."""
+    rulesets = (line.ruleset, *line.same_rules)
+    return [play for play in kept.plays if play.game == line.game
+            and play.ruleset in rulesets and play.agent == line.agent and play.setting == line.setting
+            and (play.agent_version, play.solver_version, play.rules_version)
+            == (line.agent_version, line.solver_version, line.rules_version)]
+
+
+def deals_of(kept: Kept, line: OddsLine) -> list[int]:
+    return [play.deal for play in plays_of(kept, line)]
+
+
+def ratings_table(ratings: Ratings) -> str:
+    """Per game and ruleset, the rated deals of each level and how many are proved winnable."""
+    from kibitz.rules import RULESETS
+    from kibitz.registry import games
+    out = ["| game | rules | deals rated | easy | medium | hard | proved winnable |",
+           "|---|---|---:|---:|---:|---:|---:|"]
+    for info in games():
+        for ruleset in RULESETS:
+            counts = ratings.levels(info.slug, ruleset)
+            rated = sum(count.deals for count in counts)
+            if not rated:
+                continue
+            winnable = sum(count.winnable for count in counts)
+            out.append(f"| {info.name} | {ruleset} | {rated:,} | "
+                       + " | ".join(f"{count.deals:,}" for count in counts) + f" | {winnable:,} |")
+    return "\n".join(out)

@@ -1,0 +1,120 @@
+"""The reference pages' generated tables: written from the kept rows between marker lines,
+and the repository's own pages in agreement with the rows committed beside them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kibitz.cli import main
+from kibitz.study.archive import export_rows
+from kibitz.study.kept import load
+from kibitz.study.page_tables import budget, winnability_table
+from kibitz.study.pages import BEGIN, END, PAGES, PageError, blocks, fill, regenerate
+from kibitz.study.store import Row, Store
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+
+def row(deal: int, outcome: str, seconds: float, game: str = "duchess", ruleset: str = "standard") -> Row:
+    return Row(game, ruleset, deal, outcome, "timeout" if outcome == "unknown" else None, (), 100, 50, seconds,
+               10.0, 22, 1, clock="cpu")
+
+
+def skeleton(docs: Path) -> None:
+    """Every page with its blocks empty, as a new page starts."""
+    for page, writers in PAGES.items():
+        text = "".join(f"# {page}\n\n{BEGIN.format(name=name)}\n{END.format(name=name)}\n\n" for name in writers)
+        (docs / page).write_text(text, encoding="utf-8")
+
+
+def kept_study(docs: Path, rows: list[Row]) -> None:
+    folder = docs / "winnability"
+    folder.mkdir(parents=True, exist_ok=True)
+    with Store(docs / "scratch.db") as store:
+        store.add(rows)
+        export_rows(store, folder / "duchess-standard.csv.gz", game="duchess", ruleset="standard")
+    (docs / "scratch.db").unlink()
+
+
+def test_blocks_are_found_and_filled_and_the_rest_is_kept() -> None:
+    page = f"intro\n{BEGIN.format(name='a')}\nold\n{END.format(name='a')}\nmiddle\n" \
+           f"{BEGIN.format(name='b')}\n{END.format(name='b')}\nend\n"
+    assert blocks(page) == {"a": (1, 3), "b": (5, 6)}
+    assert fill(page, {"a": "new\ntable", "b": "x"}) == \
+        f"intro\n{BEGIN.format(name='a')}\nnew\ntable\n{END.format(name='a')}\nmiddle\n" \
+        f"{BEGIN.format(name='b')}\nx\n{END.format(name='b')}\nend\n"
+    with pytest.raises(PageError, match="no generated block c"):
+        fill(page, {"c": "x"})
+    with pytest.raises(PageError, match="appears twice"):
+        blocks(page + f"{BEGIN.format(name='a')}\n{END.format(name='a')}\n")
+    with pytest.raises(PageError, match="never ends"):
+        blocks(f"{BEGIN.format(name='a')}\n")
+    with pytest.raises(PageError, match="begins inside"):
+        blocks(f"{BEGIN.format(name='a')}\n{BEGIN.format(name='b')}\n")
+    with pytest.raises(PageError, match="did not begin"):
+        blocks(f"{END.format(name='a')}\n")
+
+
+def test_pages_are_written_from_the_kept_rows_and_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    skeleton(docs)
+    kept_study(docs, [row(1, "won", 0.01), row(2, "won", 3.0), row(3, "lost", 0.5), row(4, "unknown", 10.0)])
+    assert main(["report", "--pages", str(docs), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "winnability.md: block winnability-table disagrees with the kept rows" in out
+    page = (docs / "winnability.md").read_text(encoding="utf-8")
+    assert "| Duchess | standard | 4 | 2 | 1 | 1 |" not in page
+    changed, stale = regenerate(docs, load(docs))
+    assert docs / "winnability.md" in changed and stale
+    for path, text in changed.items():
+        path.write_text(text, encoding="utf-8")
+    page = (docs / "winnability.md").read_text(encoding="utf-8")
+    assert "| Duchess | standard | 4 | 2 | 1 | 1 |" in page
+    assert "| Duchess (standard) | 4 | 2 | 1 | not tried | not tried |" in page  # at 1, 10, 60, 600 s
+    assert "Duchess (standard) deal 3: every line of play tried" in page
+    assert "the independent check: not run yet" in page
+    assert main(["report", "--pages", str(docs), "--check"]) == 0
+    assert "every generated table agrees" in capsys.readouterr().out
+    # a figure typed over in a generated table is found
+    (docs / "winnability.md").write_text(page.replace("| Duchess | standard | 4 | 2 |", "| Duchess | standard | 4 | 3 |"),
+                                         encoding="utf-8")
+    assert main(["report", "--pages", str(docs), "--check"]) == 1
+    assert "block winnability-table disagrees" in capsys.readouterr().out
+
+
+def test_a_page_without_its_block_is_an_error_that_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    skeleton(docs)
+    (docs / "odds.md").write_text("# odds\n", encoding="utf-8")
+    assert main(["report", "--pages", str(docs), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "odds.md" in err and "no generated block odds-table" in err
+    assert main(["report", "--pages", str(tmp_path / "missing")]) == 2
+    assert "no folder" in capsys.readouterr().err
+    assert main(["report", "--check"]) == 2
+
+
+def test_the_winnability_table_counts_a_deal_once_with_its_deciding_run() -> None:
+    from kibitz.study.kept import Kept
+    rows = (row(1, "unknown", 10.0), row(1, "won", 20.0), row(2, "won", 0.1))
+    table = winnability_table(Kept(rows=rows))
+    assert "| Duchess | standard | 2 | 2 | 0 | 0 |" in table
+    assert "From 3 kept rows" in table
+
+
+def test_a_budget_is_read_from_the_setting_name() -> None:
+    assert budget("study") == 1 and budget("study*10") == 10 and budget("hint*100") == 100
+    assert budget("study*") == 1
+
+
+def test_the_repository_pages_agree_with_the_kept_rows() -> None:
+    """Every generated table of docs/ is what the rows committed under docs/ write: a page
+    edited by hand, or rows committed without writing the pages, fails here."""
+    changed, stale = regenerate(DOCS, load(DOCS))
+    assert not stale, f"run 'kibitz report --pages docs': {', '.join(f'{s.page} {s.block}' for s in stale)}"
+    assert not changed
