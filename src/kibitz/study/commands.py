@@ -16,6 +16,7 @@ from kibitz.errors import KibitzError, quoted
 from kibitz.files import write_atomically
 from kibitz.printable import printable
 from kibitz.registry import game as find_game
+from kibitz.study.odds import MAX_SEED
 
 if TYPE_CHECKING:
     from kibitz.study.loss_check import Check
@@ -116,8 +117,6 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-MAX_SEED = 2**32 - 1
-"""The largest ``--seed`` of the odds."""
 MAX_WORKERS = 1000
 """The most workers ``--workers`` asks for (far more than a machine has cores)."""
 MAX_BATCH_OPTION = 1_000_000

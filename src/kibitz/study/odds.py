@@ -26,6 +26,8 @@ from kibitz.study.store import Play, Store
 
 NO_SETTING = "-"
 """The setting stored for an agent that has none (it does not search)."""
+MAX_SEED = 2**32 - 1
+"""The largest seed of a run (``kibitz odds --seed``)."""
 SEED_STRIDE = 10**20
 """Deal numbers are below this: seed S and deal N make the generator's seed ``S * SEED_STRIDE + N``."""
 SECONDS_PER_GAME = {"random": 0.01, "greedy": 0.1, "strong": 5.0}
