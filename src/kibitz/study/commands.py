@@ -89,6 +89,11 @@ played by the same agent, setting, seed and versions, so an interrupted run
 two rulesets have the same rules is played once, stored as standard, and has
 one line for both in the table.
 
+--budget N gives the strong agent N times its setting's nodes for each search of
+a sampled deal (as many samples); its games are stored with the setting study*N
+(hint*N), so each budget has lines of its own in the table and a rerun resumes
+per budget.
+
 The table (printed at the end, or with --report) gives per game, ruleset and
 agent the win rate with its 95% Wilson interval and the processor time per
 game, beside the thoughtful winnability (the solver sees every card: an upper
@@ -98,8 +103,10 @@ examples:
   kibitz odds duchess --deals 1-500 --agent greedy
   kibitz odds all --deals 1-10000 --agent random,greedy --workers 2
   kibitz odds cicely tournament --deals 1-100 --agent strong --setting study
+  kibitz odds duchess --deals 200001-200100 --budget 10 --workers 2
   kibitz odds --report
-  kibitz odds --report duchess --agent strong --json"""
+  kibitz odds --report duchess --agent strong --json
+  kibitz odds --report duchess --agent strong --budget 10"""
 
 
 def parse_deals(text: str) -> list[int]:
@@ -117,6 +124,8 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
+MAX_BUDGET = 1000
+"""The largest ``--budget`` of the odds: a thousand times the strong agent's nodes."""
 MAX_WORKERS = 1000
 """The most workers ``--workers`` asks for (far more than a machine has cores)."""
 MAX_BATCH_OPTION = 1_000_000
@@ -206,13 +215,16 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                       "(default: strong; with --report: every agent)")
     odds.add_argument("--setting", choices=("study", "hint"), default=None,
                       help="the strong agent's search (default: study; with --report: both)")
+    odds.add_argument("--budget", type=whole_number(1, MAX_BUDGET), default=None, metavar="N",
+                      help="the strong agent searches N times its setting's nodes for each sampled deal, "
+                      "stored as the setting study*N or hint*N (default 1; with --report: every budget)")
     odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
                       help="seed of the agents' generators, with the deal number (default 0; "
                       "with --report: every seed)")
     add_runner_options(odds, "the range and the agent")
     odds.add_argument("--report", action="store_true",
                       help="only print the table of the results file (GAME, --deals, --agent, --ruleset, "
-                      "--setting and --seed choose its lines)")
+                      "--setting, --budget and --seed choose its lines)")
     odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
     odds.set_defaults(run=run_odds_command)
 
@@ -423,17 +435,25 @@ def odds_ruleset(ruleset: str | None) -> str | None:
     return ruleset
 
 
+def setting_chosen(stored: str, setting: str | None, budget: int | None) -> bool:
+    """Whether a row's stored setting (``study*10``) is of the chosen setting and budget
+    (``None``: any); an agent that does not search has neither and is always chosen."""
+    from kibitz.agents.setting import budget_of
+    from kibitz.study.odds import NO_SETTING
+    base, factor = budget_of(stored)
+    return stored == NO_SETTING or ((setting is None or base == setting) and (budget is None or factor == budget))
+
+
 def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list[str], setting: str | None,
-               seed: int | None, deals: set[int] | None) -> list[OddsLine]:
+               seed: int | None, deals: set[int] | None, budget: int | None = None) -> list[OddsLine]:
     """The odds lines of the chosen rows of ``store`` (every game, agent, ... when not chosen),
     each beside the study of its game over the same deals."""
-    from kibitz.study.odds import NO_SETTING
     from kibitz.study.report import summarize, summarize_odds
     chosen: list[str | None] = list(games) or [None]
     alike = registered_alike()
     plays = [play for slug in chosen for play in store.plays(slug)
              if (ruleset is None or ruleset in alike(play.game, play.ruleset))
-             and (not agents or play.agent in agents) and (setting is None or play.setting in (setting, NO_SETTING))
+             and (not agents or play.agent in agents) and setting_chosen(play.setting, setting, budget)
              and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
     pairs = sorted({(play.game, ruleset) for play in plays for ruleset in alike(play.game, play.ruleset)})
     studies = summarize([row for game, rules in pairs for row in store.rows(game, rules, moves=False)
@@ -467,6 +487,13 @@ def run_odds_command(args: argparse.Namespace) -> int:
     setting = args.setting or "study"
     seed = args.seed or 0
     agents = agents or ["strong"]
+    budget = 1 if args.budget is None else args.budget
+    if args.budget is not None:
+        from kibitz.agents import SEARCHING
+        plain = [name for name in agents if name not in SEARCHING]
+        if plain:
+            raise KibitzError(f"--budget is for an agent that searches ({', '.join(SEARCHING)}); "
+                              f"{' and '.join(plain)} {'do' if len(plain) > 1 else 'does'} not")
     store = open_store(args.db)
     db = printable(args.db)
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
@@ -480,8 +507,8 @@ def run_odds_command(args: argparse.Namespace) -> int:
                     sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: played as {first}; "
                                      "its games count for both\n")
                 for name in agents:
-                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch)
-                    label = f"{name} agent" + (f", {setting} setting" if name == "strong" else "")
+                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch, budget)
+                    label = f"{name} agent" + (f", {plan.stored_setting} setting" if name == "strong" else "")
                     sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
                     progress = run_odds(plan, store, backend, sys.stderr)
                     played += progress.done
@@ -495,7 +522,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
     finally:
         if ray is not None:
             ray.close()
-    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted))
+    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted), budget)
     store.close()
     sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
                      f"see: kibitz odds --report --db {db}\n")
@@ -511,7 +538,7 @@ def odds_report(args: argparse.Namespace, games: list[str], ruleset: str | None,
     from kibitz.study.report import format_odds_table
     with open_store(args.db) as store:
         lines = odds_table(store, games, ruleset, agents, args.setting, args.seed,
-                           None if wanted is None else set(wanted))
+                           None if wanted is None else set(wanted), args.budget)
     if args.json:
         sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
         return 0
