@@ -13,7 +13,8 @@ import kibitz
 from kibitz.cli import build_parser
 from kibitz.rules import RULESETS
 from kibitz.study.archive import read_file
-from kibitz.study.commands import odds_agents, parse_deals
+from kibitz.study.commands import parse_deals
+from kibitz.study.odds_commands import odds_agents
 from kibitz.study.tables import PLAYS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -94,7 +94,8 @@ def run_export(args: argparse.Namespace) -> int:
     from kibitz.registry import find
     from kibitz.study.archive import export_rows, write_rows
     from kibitz.study.tables import CHECKS, PLAYS, SPEEDS
-    from kibitz.study.commands import odds_ruleset, open_store
+    from kibitz.study.commands import open_store
+    from kibitz.study.odds_commands import odds_ruleset
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     game = find(args.game).slug if args.game is not None else None
