@@ -22,6 +22,8 @@ STALL_MOVES_PER_CARD = 1
 the foundations than ever before, no fewer hidden cards than ever before in the round."""
 MOVES_PER_CARD = 20
 """A game ends after this many moves per card of the game at most."""
+ENDINGS = ("won", "no move left", "repeated position", "stalled", "move limit")
+"""How a game played by an agent ends (:attr:`PlayOut.end`)."""
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,10 @@ class NodeTable:
         nodes = dict(self.by_family).get(family, self.default) if family is not None else self.default
         return nodes if native else min(nodes, PYTHON_SAMPLE_NODES)
 
+    def scaled(self, factor: int) -> NodeTable:
+        """This table with ``factor`` times the nodes for every family."""
+        return NodeTable(tuple((family, nodes * factor) for family, nodes in self.by_family), self.default * factor)
+
 
 SAMPLE_NODES = NodeTable(((Family.GRAND_DUCHESS, 20_000), (Family.DUCHESS, 20_000), (Family.TOURNAMENT, 20_000),
                           (Family.CICELY, 50_000), (Family.KINGSDOWN_EIGHTS, 100_000)), 20_000)
@@ -95,6 +99,19 @@ class Setting:
         """This setting with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def scaled(self, factor: int) -> Setting:
+        """This setting with ``factor`` times the nodes for each search of a sampled deal (the
+        same samples, least, spend and candidates, so the searches from a position may use
+        ``factor`` times the nodes in all), named ``study*10`` (:func:`scaled_name`); itself at 1.
+        Where the rules run in pure Python each search still gets at most
+        :data:`PYTHON_SAMPLE_NODES`."""
+        if factor < 1:
+            raise ValueError(f"a budget factor is a whole number from 1, not {factor}")
+        if factor == 1:
+            return self
+        nodes = self.nodes * factor if isinstance(self.nodes, int) else self.nodes.scaled(factor)
+        return replace(self, name=scaled_name(self.name, factor), nodes=nodes)
+
     def nodes_for(self, family: Family | None, native: bool) -> int:
         """The node budget of each search of a deal of a game of ``family`` whose rules run in
         the native kernel (``native``) or in pure Python."""
@@ -108,6 +125,22 @@ class Setting:
         return {"name": self.name, "samples": self.samples, "least": self.least,
                 "nodes": self.nodes if isinstance(self.nodes, int) else "the game's own",
                 "spend": self.spend, "candidates": self.candidates, "method": self.method}
+
+
+BUDGET_MARK = "*"
+"""Between a setting's name and its budget factor: ``study*10``."""
+
+
+def scaled_name(name: str, factor: int) -> str:
+    """The name of setting ``name`` at ``factor`` times its nodes: ``study*10``; ``name`` at 1."""
+    return name if factor == 1 else f"{name}{BUDGET_MARK}{factor}"
+
+
+def budget_of(name: str) -> tuple[str, int]:
+    """A setting's name split into the name it was scaled from and its budget factor:
+    ``study*10`` gives ``("study", 10)``, ``study`` gives ``("study", 1)``."""
+    base, mark, factor = name.rpartition(BUDGET_MARK)
+    return (base, int(factor)) if mark and factor.isdigit() and factor.isascii() else (name, 1)
 
 
 HINT = Setting("hint", samples=24, least=6, nodes=AGENT_NODES, spend=7, candidates=2)

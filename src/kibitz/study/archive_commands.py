@@ -14,33 +14,44 @@ RESULTS_EPILOG = """\
 export writes the rows of a results file (one per deal, solver version and rules
 version) as CSV with a header line, gzipped when FILE ends in .gz, to FILE or to
 standard output (-); the winning moves only with --moves. A file is replaced in
-one step, so a stopped export leaves the old one whole. With --speeds it writes
-instead the machine's speed measured at the start and end of each study run (nodes
-per processor second on a fixed workload), so that runs of different days compare.
+one step, so a stopped export leaves the old one whole. Instead of the rows it
+writes, with --speeds, the machine's speed measured at the start and end of each
+study run (nodes per processor second on a fixed workload), so that runs of
+different days compare; with --checks, the independent checks of proved losses;
+with --plays, the deals played by agents for the odds (kibitz odds), one row per
+deal, agent, setting, seed and versions.
 
 import reads such files into a results file (made if missing): all of them or,
 when a line of any is bad, nothing (the error names the file and the line). A
 row of a deal and versions the results file lacks is added; one it holds
 unknown is replaced by a decided row, or by an unknown one under a longer limit;
-any other row is kept. A file of speed measures is told by its header line and added the same way.
-A study then skips the deals imported as decided, so a
-study kept as CSV (in a repository, say) continues on another machine.
+any other row is kept. A file of speed measures, loss checks or played deals is
+told by its header line; a played deal the results file holds for the same
+agent, setting, seed and versions is kept as it is. A study then skips the deals
+imported as decided, and the odds the deals imported as played, so a run kept as
+CSV (in a repository, say) continues on another machine.
 
 examples:
   kibitz results export --db results/winnability.db --game kingsdown-eights kingsdown-eights.csv.gz
   kibitz results export --db kibitz-study.db --moves - | head
   kibitz results export --db results/winnability.db --speeds speeds.csv
-  kibitz results import --db results/winnability.db docs/winnability/*.csv.gz"""
+  kibitz results export --db results/odds.db --plays --game duchess --ruleset standard duchess-standard.csv.gz
+  kibitz results import --db results/winnability.db docs/winnability/*.csv.gz
+  kibitz results import --db results/odds.db docs/odds/*.csv.gz"""
 
 
 def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                  formatter: type[argparse.HelpFormatter], default_db: str) -> None:
     """Add ``results`` (``export`` and ``import``) to the ``kibitz`` parser."""
     results = commands.add_parser("results", help="write a results file's rows as CSV, or read them back",
-                                  description="Export the rows of a results file as CSV, or import them.",
+                                  description="Export the rows of a results file (the study's results, or "
+                                  "the speed measures, loss checks or games played by agents kept beside them) "
+                                  "as CSV, import them, or check its proved losses.",
                                   epilog=RESULTS_EPILOG, formatter_class=formatter)
     actions = results.add_subparsers(dest="action", metavar="ACTION", required=True)
-    export = actions.add_parser("export", help="write the rows as CSV", epilog=RESULTS_EPILOG,
+    export = actions.add_parser("export", help="write the rows (or a table kept beside them) as CSV",
+                                description="Write the rows of a results file, or with --speeds, --checks or "
+                                "--plays a table kept beside them, as CSV.", epilog=RESULTS_EPILOG,
                                 formatter_class=formatter)
     export.add_argument("file", metavar="FILE", help="the CSV file (.gz: gzipped), or - for standard output")
     export.add_argument("--game", default=None, metavar="GAME", help="only this game (default: all)")
@@ -51,6 +62,8 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help="write the machine's speed at the start and end of each study run instead of the rows")
     table.add_argument("--checks", action="store_true",
                        help="write the independent checks of proved losses instead of the rows (see check-losses)")
+    table.add_argument("--plays", action="store_true",
+                       help="write the deals played by agents (kibitz odds) instead of the rows")
     export.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
     export.set_defaults(run=run_export)
     check = actions.add_parser("check-losses", help="check every proved loss with an independent exhaustive search",
@@ -66,7 +79,10 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        "of memory a worker)")
     check.add_argument("--workers", type=whole_number(1, 1024), default=1, metavar="K", help="parallel workers (default 1)")
     check.set_defaults(run=run_check_losses)
-    load = actions.add_parser("import", help="read CSV rows into a results file", epilog=RESULTS_EPILOG,
+    load = actions.add_parser("import", help="read CSV rows into a results file",
+                              description="Read CSV files written by export (rows, speed measures, loss checks "
+                              "or games played by agents, told by the header line) into a results file.",
+                              epilog=RESULTS_EPILOG,
                               formatter_class=formatter)
     load.add_argument("files", metavar="FILE", nargs="+", help="CSV files written by export (.gz: gzipped)")
     load.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
@@ -77,14 +93,15 @@ def run_export(args: argparse.Namespace) -> int:
     """``kibitz results export FILE``."""
     from kibitz.registry import find
     from kibitz.study.archive import export_rows, write_rows
-    from kibitz.study.tables import CHECKS, SPEEDS
-    from kibitz.study.commands import odds_ruleset, open_store
+    from kibitz.study.tables import CHECKS, PLAYS, SPEEDS
+    from kibitz.study.commands import open_store
+    from kibitz.study.odds_commands import odds_ruleset
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     game = find(args.game).slug if args.game is not None else None
     odds_ruleset(args.ruleset)  # one known ruleset, or none
     with open_store(args.db) as store:
-        table = SPEEDS if args.speeds else CHECKS if args.checks else None
+        table = SPEEDS if args.speeds else CHECKS if args.checks else PLAYS if args.plays else None
         write = write_rows if table is None else table.write
         if args.file == "-":
             written = write(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)

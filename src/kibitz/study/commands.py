@@ -1,4 +1,6 @@
-"""The ``kibitz study``, ``kibitz report``, ``kibitz odds`` and ``kibitz results`` commands."""
+"""The ``kibitz study``, ``kibitz report``, ``kibitz odds`` and ``kibitz results`` commands, and
+what they share (the odds' own: :mod:`kibitz.study.odds_commands`; the results':
+:mod:`kibitz.study.archive_commands`)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,11 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from kibitz import compiled, native
 from kibitz.arguments import positive_seconds, whole_number
-from kibitz.deals import MAX_DEAL_NUMBER, check_deal_number, parse_deal_number
+from kibitz.deals import check_deal_number, parse_deal_number
 from kibitz.errors import KibitzError, quoted
 from kibitz.files import write_atomically
 from kibitz.printable import printable
@@ -20,7 +22,7 @@ from kibitz.registry import game as find_game
 if TYPE_CHECKING:
     from kibitz.study.loss_check import Check
     from kibitz.study.ray_backend import RayRunner
-    from kibitz.study.report import Alike, Line, OddsLine
+    from kibitz.study.report import Alike, Line
     from kibitz.study.store import Store
 
 DEFAULT_DB = "kibitz-study.db"
@@ -86,32 +88,6 @@ examples:
   kibitz report --game kingsdown-eights --deals 1-2000"""
 
 
-ODDS_EPILOG = f"""\
-Each agent sees only what a player sees (the cards face up, how many each pile
-hides, the legal moves) and plays each deal from the opening to the end: a win,
-no move left, a position come up a third time, no progress for a while, or a
-move limit. Its generator is seeded by --seed and the deal number, so every game
-can be played again. Results go to the same SQLite file as 'kibitz study'
-(default {DEFAULT_DB}), one row per deal: the outcome, moves, processor time and
-the agent's, solver's and rules' versions. Rerunning skips the deals already
-played by the same agent, setting, seed and versions, so an interrupted run
-(Ctrl-C, or kill PID in the background) resumes where it stopped. A game whose
-two rulesets have the same rules is played once, stored as standard, and has
-one line for both in the table.
-
-The table (printed at the end, or with --report) gives per game, ruleset and
-agent the win rate with its 95% Wilson interval and the processor time per
-game, beside the thoughtful winnability (the solver sees every card: an upper
-bound) when the same file holds a study of that game.
-
-examples:
-  kibitz odds duchess --deals 1-500 --agent greedy
-  kibitz odds all --deals 1-10000 --agent random,greedy --workers 2
-  kibitz odds cicely tournament --deals 1-100 --agent strong --setting study
-  kibitz odds --report
-  kibitz odds --report duchess --agent strong --json"""
-
-
 def parse_deals(text: str) -> list[int]:
     """Deal numbers from ``1-100,250,300-400`` (inclusive ranges), in order, without repeats."""
     numbers: dict[int, None] = {}
@@ -127,8 +103,6 @@ def parse_deals(text: str) -> list[int]:
     return list(numbers)
 
 
-MAX_SEED = 2**32 - 1
-"""The largest ``--seed`` of the odds."""
 MAX_WORKERS = 1000
 """The most workers ``--workers`` asks for (far more than a machine has cores)."""
 MAX_BATCH_OPTION = 1_000_000
@@ -213,28 +187,8 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                         help="only these deal numbers, e.g. 1-2000 (default: all)")
     report.set_defaults(run=run_report)
 
-    odds = commands.add_parser("odds", help="agents that see only the table play many deals: the odds",
-                               description="Play agents over many deals of each GAME and store one row per deal; "
-                               "print the win rates.", epilog=ODDS_EPILOG, formatter_class=formatter)
-    odds.add_argument("games", metavar="GAME", nargs="*",
-                      help="game names, slugs or aliases (several, or comma-separated), or 'all'")
-    odds.add_argument("--deals", metavar="RANGES", help="deal numbers, e.g. 1-500 or 1-50,99")
-    odds.add_argument("--ruleset", metavar="R", default=None,
-                      help="standard or pysolfc (default: standard; with --report: both)")
-    odds.add_argument("--agent", action="append", metavar="NAME",
-                      help="random, greedy or strong; several: repeat it or comma-separate "
-                      "(default: strong; with --report: every agent)")
-    odds.add_argument("--setting", choices=("study", "hint"), default=None,
-                      help="the strong agent's search (default: study; with --report: both)")
-    odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
-                      help="seed of the agents' generators, with the deal number (default 0; "
-                      "with --report: every seed)")
-    add_runner_options(odds, "the range and the agent")
-    odds.add_argument("--report", action="store_true",
-                      help="only print the table of the results file (GAME, --deals, --agent, --ruleset, "
-                      "--setting and --seed choose its lines)")
-    odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
-    odds.set_defaults(run=run_odds_command)
+    from kibitz.study.odds_commands import add_command as add_odds_command
+    add_odds_command(commands, formatter)
 
     from kibitz.study.archive_commands import add_commands as add_results_commands
     add_results_commands(commands, formatter, DEFAULT_DB)
@@ -417,17 +371,6 @@ def chosen_games(names: list[str]) -> list[str]:
     return list(slugs)
 
 
-def odds_agents(names: list[str] | None) -> list[str]:
-    """The agents the ``--agent`` options name, in order, without repeats."""
-    from kibitz.agents import AGENTS
-    chosen: dict[str, None] = {}
-    for name in (part.strip() for argument in names or [] for part in argument.split(",")):
-        if name not in AGENTS:
-            raise KibitzError(f"unknown agent {quoted(name)}; the agents are: {', '.join(AGENTS)}")
-        chosen[name] = None
-    return list(chosen)
-
-
 def chosen_rulesets(text: str) -> list[str]:
     """The rulesets ``--ruleset`` names: one, several comma-separated, or ``all`` (every
     ruleset), in the order of the rules, without repeats."""
@@ -442,109 +385,3 @@ def chosen_rulesets(text: str) -> list[str]:
             raise KibitzError(f"unknown ruleset {quoted(name)}; choose {', '.join(RULESETS)} "
                               "(several: comma-separate) or all")
     return [ruleset for ruleset in RULESETS if ruleset in chosen]
-
-
-def odds_ruleset(ruleset: str | None) -> str | None:
-    from kibitz.rules import RULESETS
-    if ruleset is not None and ruleset not in RULESETS:
-        raise KibitzError(f"unknown ruleset {quoted(ruleset)}; choose one of: {', '.join(RULESETS)}")
-    return ruleset
-
-
-def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list[str], setting: str | None,
-               seed: int | None, deals: set[int] | None) -> list[OddsLine]:
-    """The odds lines of the chosen rows of ``store`` (every game, agent, ... when not chosen),
-    each beside the study of its game over the same deals."""
-    from kibitz.study.odds import NO_SETTING
-    from kibitz.study.report import summarize, summarize_odds
-    chosen: list[str | None] = list(games) or [None]
-    alike = registered_alike()
-    plays = [play for slug in chosen for play in store.plays(slug)
-             if (ruleset is None or ruleset in alike(play.game, play.ruleset))
-             and (not agents or play.agent in agents) and (setting is None or play.setting in (setting, NO_SETTING))
-             and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
-    pairs = sorted({(play.game, ruleset) for play in plays for ruleset in alike(play.game, play.ruleset)})
-    studies = summarize([row for game, rules in pairs for row in store.rows(game, rules, moves=False)
-                         if deals is None or row.deal in deals], alike=alike)
-    return summarize_odds(plays, studies, alike=alike)
-
-
-def run_odds_command(args: argparse.Namespace) -> int:
-    """``kibitz odds GAME... --deals RANGES``, or ``kibitz odds --report``."""
-    games = chosen_games(args.games)
-    agents = odds_agents(args.agent)
-    ruleset = odds_ruleset(args.ruleset)
-    wanted = None if args.deals is None else parse_deals(args.deals)
-    if args.report:
-        return odds_report(args, games, ruleset, agents, wanted)
-    if args.json:
-        raise KibitzError("--json is for the table of --report")
-    if not games:
-        raise KibitzError("name a GAME (or several, or 'all'), or ask for the table with --report")
-    if wanted is None:
-        raise KibitzError("give the deals to play with --deals RANGES, e.g. --deals 1-500")
-    for number in wanted[:1] + wanted[-1:]:
-        check_deal_number(number)
-    from kibitz.registry import rulesets_alike
-    from kibitz.study.odds import OddsPlan, OddsRunner, run_odds
-    from kibitz.study.report import format_odds_table
-    from kibitz.study.runner import run_local
-    ray = choose_backend(args.backend, args.address)
-    backend: OddsRunner = ray or run_local
-    ruleset = ruleset or "standard"
-    setting = args.setting or "study"
-    seed = args.seed or 0
-    agents = agents or ["strong"]
-    store = open_store(args.db)
-    db = printable(args.db)
-    sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
-    played = skipped = 0
-    from kibitz.solver import interrupts  # loads the solver: only when odds are played
-    try:
-        with interrupts.terminate_as_interrupt():
-            for slug in games:
-                first = rulesets_alike(slug, ruleset)[0]
-                if first != ruleset:
-                    sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: played as {first}; "
-                                     "its games count for both\n")
-                for name in agents:
-                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch)
-                    label = f"{name} agent" + (f", {setting} setting" if name == "strong" else "")
-                    sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
-                    progress = run_odds(plan, store, backend, sys.stderr)
-                    played += progress.done
-                    skipped += progress.skipped
-    except KeyboardInterrupt:
-        stored = store.written
-        sys.stderr.write(f"\ninterrupted: {stored:,} new games are stored in {db}; "
-                         "run the same command again to continue\n")
-        store.close()
-        return 130
-    finally:
-        if ray is not None:
-            ray.close()
-    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted))
-    store.close()
-    sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
-                     f"see: kibitz odds --report --db {db}\n")
-    sys.stdout.write(format_odds_table(lines, db) + "\n")
-    return 0
-
-
-def odds_report(args: argparse.Namespace, games: list[str], ruleset: str | None, agents: list[str],
-                wanted: list[int] | None) -> int:
-    """``kibitz odds --report``: the table of the chosen rows of the results file."""
-    if not Path(args.db).exists():
-        raise KibitzError(f"no results file {args.db} (run 'kibitz odds' first, or give --db FILE)")
-    from kibitz.study.report import format_odds_table
-    with open_store(args.db) as store:
-        lines = odds_table(store, games, ruleset, agents, args.setting, args.seed,
-                           None if wanted is None else set(wanted))
-    if args.json:
-        sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
-        return 0
-    if not lines:
-        sys.stdout.write(printable(f"{args.db} holds no games played by agents for these choices") + "\n")
-        return 0
-    sys.stdout.write(format_odds_table(lines, printable(args.db)) + "\n")
-    return 0

@@ -12,6 +12,10 @@ from kibitz.deals import MAX_DEAL_NUMBER
 Number = TypeVar("Number", int, float)
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
 SLUG = re.compile(r"[a-z][a-z0-9-]*\Z")
+SETTING = re.compile(r"(-|[a-z][a-z0-9-]*(\*[1-9][0-9]{0,5})?)\Z")
+"""A played deal's setting: ``-`` (the agent does not search), a name, or a name with its
+budget factor (``study*10``)."""
+VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+!-]{0,39}\Z")
 
 
 def _at_least_zero(text: str, what: str, convert: Callable[[str], Number], kind: str) -> Number:
@@ -66,3 +70,28 @@ def deal(fields: dict[str, str]) -> int:
     if not number or number > MAX_DEAL_NUMBER:
         raise ValueError(f"deal is {fields['deal']!r}: deal numbers run from 1 to {MAX_DEAL_NUMBER}")
     return number
+
+
+def setting(fields: dict[str, str]) -> str:
+    """A played deal's setting, checked to be ``-``, a name or a name with a budget factor."""
+    value = fields["setting"]
+    if not SETTING.match(value):
+        raise ValueError(f"setting is {value!r}, not '-', a name such as 'study' or one with its budget "
+                         "such as 'study*10'")
+    return value
+
+
+def flag(fields: dict[str, str], name: str) -> bool:
+    """A field checked to be 0 or 1."""
+    value = fields[name]
+    if value not in ("0", "1"):
+        raise ValueError(f"{name} is {value!r}, not 0 or 1")
+    return value == "1"
+
+
+def version(fields: dict[str, str], name: str) -> str:
+    """A field checked to be a version such as 0.1.0."""
+    value = fields[name]
+    if not VERSION.match(value):
+        raise ValueError(f"{name} is {value!r}, not a version such as 0.1.0")
+    return value

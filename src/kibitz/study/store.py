@@ -154,6 +154,10 @@ CHECK_COLUMNS = ("game", "ruleset", "deal", "verdict", "positions", "seconds", "
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
                 " solver_version, rules_version, kibitz_version")
 
+PLAY_RECORD_COLUMNS = (*PLAY_COLUMNS.split(", "), "recorded")
+"""The columns of a played deal as :meth:`Store.play_records` gives them and
+:meth:`Store.merge_plays` takes them."""
+
 
 class Store:
     """A study database. Writes come from one process (the coordinator of a study or odds run)."""
@@ -319,11 +323,16 @@ class Store:
     def merge_speeds(self, records: Iterable[tuple[object, ...]]) -> tuple[int, int]:
         """Add speed measures given as their columns (:data:`SPEED_COLUMNS`), keeping those
         already stored; returns (measures added, 0)."""
+        return self._insert_new("speeds", SPEED_COLUMNS, list(records))
+
+    def _insert_new(self, table: str, columns: tuple[str, ...], records: list[tuple[object, ...]]) -> tuple[int, int]:
+        """Add the ``records`` (the values of ``columns``) that ``table`` lacks, in one
+        transaction, keeping the rows it holds; returns (rows added, 0)."""
         changes = self.connection.total_changes
         with self.connection:
             self.connection.executemany(
-                f"INSERT OR IGNORE INTO speeds ({', '.join(SPEED_COLUMNS)}) VALUES"
-                f" ({', '.join('?' * len(SPEED_COLUMNS))})", list(records))
+                f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                records)
         added = self.connection.total_changes - changes
         self.written += added
         return added, 0
@@ -382,6 +391,22 @@ class Store:
              solver_version, rules_version, kibitz_version) = row
             yield Play(game_, ruleset_, agent, setting, seed, int(deal), bool(won), ending, moves, cpu_seconds,
                        agent_version, solver_version, rules_version, kibitz_version)
+
+    def play_records(self, game: str | None = None, ruleset: str | None = None) -> list[tuple[object, ...]]:
+        """Every played deal stored as its columns (:data:`PLAY_RECORD_COLUMNS`), optionally
+        of one game and ruleset, in the order of :meth:`plays`: what an export keeps."""
+        where, parameters = self._where(game, ruleset)
+        query = (f"SELECT {', '.join(PLAY_RECORD_COLUMNS)} FROM plays" + where
+                 + " ORDER BY game, ruleset, agent, setting, seed, length(deal), deal,"
+                   " agent_version, solver_version, rules_version")
+        return list(self.connection.execute(query, parameters))
+
+    def merge_plays(self, records: Iterable[tuple[object, ...]]) -> tuple[int, int]:
+        """Add played deals given as their columns (:data:`PLAY_RECORD_COLUMNS`), in one
+        transaction: a deal this agent, setting, seed and versions have not played in the
+        store is added; one they have is kept as it is. Returns (deals added, 0)."""
+        return self._insert_new("plays", PLAY_RECORD_COLUMNS,
+                                [(*record[:5], str(record[5]), *record[6:]) for record in records])
 
     def export_json(self) -> str:
         return json.dumps([row.as_dict() for row in self.rows()])

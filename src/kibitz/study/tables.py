@@ -1,8 +1,9 @@
 """The tables a results file keeps beside its results, written to CSV and read back like
 them (:mod:`kibitz.study.archive`): the machine's speed at the start and end of each study run
-(:data:`SPEEDS`, :mod:`kibitz.study.speed`) and the independent checks of proved losses
-(:data:`CHECKS`, :mod:`kibitz.study.loss_check`). A CSV file's header line tells which it
-holds: each table has a column no other has."""
+(:data:`SPEEDS`, :mod:`kibitz.study.speed`), the independent checks of proved losses
+(:data:`CHECKS`, :mod:`kibitz.study.loss_check`) and the deals played by agents for the odds
+(:data:`PLAYS`, :mod:`kibitz.study.odds`). A CSV file's header line tells which it holds:
+each table has a column no other has."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Callable
 
+from kibitz.agents import AGENTS
+from kibitz.agents.play import ENDINGS
 from kibitz.errors import KibitzError
 from kibitz.study import fields as field
 from kibitz.study.loss_check import VERDICTS
+from kibitz.study.odds import MAX_SEED
 from kibitz.study.speed import MOMENTS
-from kibitz.study.store import CHECK_COLUMNS, SPEED_COLUMNS, Store
+from kibitz.study.store import CHECK_COLUMNS, PLAY_RECORD_COLUMNS, SPEED_COLUMNS, Store
 
 if TYPE_CHECKING:
     from kibitz.study.archive import Written
@@ -35,6 +39,8 @@ class Table:
     parse: Callable[[dict[str, str]], tuple[object, ...]]
     records: Callable[[Store, str | None, str | None], Records]
     merge: Callable[[Store, Records], tuple[int, int]]
+    seconds: str = "seconds"
+    """The column of processor seconds, written to 0.1 ms."""
 
     def write(self, store: Store, out: IO[str], *, game: str | None = None, ruleset: str | None = None,
               moves: bool = False) -> Written:
@@ -44,7 +50,7 @@ class Table:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(self.columns)
         records = self.records(store, game, ruleset)
-        seconds = self.columns.index("seconds")
+        seconds = self.columns.index(self.seconds)
         lines = dict[tuple[str, str], None]()
         for record in records:
             row = list(record)
@@ -88,10 +94,30 @@ def parse_check(fields: dict[str, str]) -> tuple[object, ...]:
             field.whole(fields["checker_version"], "checker_version"), field.recorded(fields))
 
 
+def parse_play(fields: dict[str, str]) -> tuple[object, ...]:
+    """One CSV played deal checked and turned into the store's columns."""
+    game, ruleset = field.slugs(fields)
+    agent = field.one_of(fields, "agent", AGENTS)
+    won = field.flag(fields, "won")
+    ending = field.one_of(fields, "ending", ENDINGS)
+    if won != (ending == "won"):
+        raise ValueError(f"won is {int(won)} but the game ended as {ending!r}")
+    seed = field.whole(fields["seed"], "seed")
+    if seed > MAX_SEED:
+        raise ValueError(f"seed is {seed}: seeds run from 0 to {MAX_SEED}")
+    return (game, ruleset, agent, field.setting(fields), seed, str(field.deal(fields)),
+            int(won), ending, field.whole(fields["moves"], "moves"), field.seconds(fields["cpu_seconds"], "cpu_seconds"),
+            field.whole(fields["agent_version"], "agent_version"), field.whole(fields["solver_version"], "solver_version"),
+            field.whole(fields["rules_version"], "rules_version"), field.version(fields, "kibitz_version"),
+            field.recorded(fields))
+
+
 SPEEDS = Table("speed measures", SPEED_COLUMNS, "moment", parse_speed, Store.speed_records, Store.merge_speeds)
 CHECKS = Table("loss checks", CHECK_COLUMNS, "checker_version", parse_check, Store.check_records,
                Store.merge_checks)
-TABLES = (SPEEDS, CHECKS)
+PLAYS = Table("games played by agents", PLAY_RECORD_COLUMNS, "agent_version", parse_play, Store.play_records,
+              Store.merge_plays, seconds="cpu_seconds")
+TABLES = (SPEEDS, CHECKS, PLAYS)
 
 
 def table_of(header: Iterable[str] | None) -> Table | None:

@@ -1,0 +1,220 @@
+"""The ``kibitz odds`` command: agents that see only the table play many deals, and the
+table of their win rates."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kibitz import compiled, native
+from kibitz.arguments import whole_number
+from kibitz.deals import check_deal_number
+from kibitz.errors import KibitzError, quoted
+from kibitz.printable import printable
+from kibitz.study.commands import (DEFAULT_DB, add_runner_options, choose_backend, chosen_games, open_store,
+                                   parse_deals, registered_alike)
+from kibitz.study.odds import MAX_SEED
+
+if TYPE_CHECKING:
+    from kibitz.study.report import OddsLine
+    from kibitz.study.store import Store
+
+ODDS_EPILOG = f"""\
+Each agent sees only what a player sees (the cards face up, how many each pile
+hides, the legal moves) and plays each deal from the opening to the end: a win,
+no move left, a position come up a third time, no progress for a while, or a
+move limit. Its generator is seeded by --seed and the deal number, so every game
+can be played again. Results go to the same SQLite file as 'kibitz study'
+(default {DEFAULT_DB}), one row per deal: the outcome, moves, processor time and
+the agent's, solver's and rules' versions. Rerunning skips the deals already
+played by the same agent, setting, seed and versions, so an interrupted run
+(Ctrl-C, or kill PID in the background) resumes where it stopped. A game whose
+two rulesets have the same rules is played once, stored as standard, and has
+one line for both in the table.
+
+--budget N gives the strong agent N times its setting's nodes for each search of
+a sampled deal (as many samples); its games are stored with the setting study*N
+(hint*N), so each budget has lines of its own in the table and a rerun resumes
+per budget.
+
+The table (printed at the end, or with --report) gives per game, ruleset and
+agent the win rate with its 95% Wilson interval and the processor time per
+game, beside the thoughtful winnability (the solver sees every card: an upper
+bound) when the same file holds a study of that game.
+
+examples:
+  kibitz odds duchess --deals 1-500 --agent greedy
+  kibitz odds all --deals 1-10000 --agent random,greedy --workers 2
+  kibitz odds cicely tournament --deals 1-100 --agent strong --setting study
+  kibitz odds duchess --deals 200001-200100 --budget 10 --workers 2
+  kibitz odds --report
+  kibitz odds --report duchess --agent strong --json
+  kibitz odds --report duchess --agent strong --budget 10"""
+
+MAX_BUDGET = 1000
+"""The largest ``--budget`` of the odds: a thousand times the strong agent's nodes."""
+
+
+def add_command(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
+                formatter: type[argparse.HelpFormatter]) -> None:
+    """Add ``odds`` to the ``kibitz`` parser."""
+    odds = commands.add_parser("odds", help="agents that see only the table play many deals: the odds",
+                               description="Play agents over many deals of each GAME and store one row per deal; "
+                               "print the win rates.", epilog=ODDS_EPILOG, formatter_class=formatter)
+    odds.add_argument("games", metavar="GAME", nargs="*",
+                      help="game names, slugs or aliases (several, or comma-separated), or 'all'")
+    odds.add_argument("--deals", metavar="RANGES", help="deal numbers, e.g. 1-500 or 1-50,99")
+    odds.add_argument("--ruleset", metavar="R", default=None,
+                      help="standard or pysolfc (default: standard; with --report: both)")
+    odds.add_argument("--agent", action="append", metavar="NAME",
+                      help="random, greedy or strong; several: repeat it or comma-separate "
+                      "(default: strong; with --report: every agent)")
+    odds.add_argument("--setting", choices=("study", "hint"), default=None,
+                      help="the strong agent's search (default: study; with --report: both)")
+    odds.add_argument("--budget", type=whole_number(1, MAX_BUDGET), default=None, metavar="N",
+                      help="the strong agent searches N times its setting's nodes for each sampled deal, "
+                      "stored as the setting study*N or hint*N (default 1; with --report: every budget)")
+    odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
+                      help="seed of the agents' generators, with the deal number (default 0; "
+                      "with --report: every seed)")
+    add_runner_options(odds, "the range and the agent")
+    odds.add_argument("--report", action="store_true",
+                      help="only print the table of the results file (GAME, --deals, --agent, --ruleset, "
+                      "--setting, --budget and --seed choose its lines)")
+    odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
+    odds.set_defaults(run=run_odds_command)
+
+
+def odds_agents(names: list[str] | None) -> list[str]:
+    """The agents the ``--agent`` options name, in order, without repeats."""
+    from kibitz.agents import AGENTS
+    chosen: dict[str, None] = {}
+    for name in (part.strip() for argument in names or [] for part in argument.split(",")):
+        if name not in AGENTS:
+            raise KibitzError(f"unknown agent {quoted(name)}; the agents are: {', '.join(AGENTS)}")
+        chosen[name] = None
+    return list(chosen)
+
+
+def odds_ruleset(ruleset: str | None) -> str | None:
+    from kibitz.rules import RULESETS
+    if ruleset is not None and ruleset not in RULESETS:
+        raise KibitzError(f"unknown ruleset {quoted(ruleset)}; choose one of: {', '.join(RULESETS)}")
+    return ruleset
+
+
+def setting_chosen(stored: str, setting: str | None, budget: int | None) -> bool:
+    """Whether a row's stored setting (``study*10``) is of the chosen setting and budget
+    (``None``: any); an agent that does not search has neither and is always chosen."""
+    from kibitz.agents.setting import budget_of
+    from kibitz.study.odds import NO_SETTING
+    base, factor = budget_of(stored)
+    return stored == NO_SETTING or ((setting is None or base == setting) and (budget is None or factor == budget))
+
+
+def odds_table(store: Store, games: list[str], ruleset: str | None, agents: list[str], setting: str | None,
+               seed: int | None, deals: set[int] | None, budget: int | None = None) -> list[OddsLine]:
+    """The odds lines of the chosen rows of ``store`` (every game, agent, ... when not chosen),
+    each beside the study of its game over the same deals."""
+    from kibitz.study.report import summarize, summarize_odds
+    chosen: list[str | None] = list(games) or [None]
+    alike = registered_alike()
+    plays = [play for slug in chosen for play in store.plays(slug)
+             if (ruleset is None or ruleset in alike(play.game, play.ruleset))
+             and (not agents or play.agent in agents) and setting_chosen(play.setting, setting, budget)
+             and (seed is None or play.seed == seed) and (deals is None or play.deal in deals)]
+    pairs = sorted({(play.game, ruleset) for play in plays for ruleset in alike(play.game, play.ruleset)})
+    studies = summarize([row for game, rules in pairs for row in store.rows(game, rules, moves=False)
+                         if deals is None or row.deal in deals], alike=alike)
+    return summarize_odds(plays, studies, alike=alike)
+
+
+def run_odds_command(args: argparse.Namespace) -> int:
+    """``kibitz odds GAME... --deals RANGES``, or ``kibitz odds --report``."""
+    games = chosen_games(args.games)
+    agents = odds_agents(args.agent)
+    ruleset = odds_ruleset(args.ruleset)
+    wanted = None if args.deals is None else parse_deals(args.deals)
+    if args.report:
+        return odds_report(args, games, ruleset, agents, wanted)
+    if args.json:
+        raise KibitzError("--json is for the table of --report")
+    if not games:
+        raise KibitzError("name a GAME (or several, or 'all'), or ask for the table with --report")
+    if wanted is None:
+        raise KibitzError("give the deals to play with --deals RANGES, e.g. --deals 1-500")
+    for number in wanted[:1] + wanted[-1:]:
+        check_deal_number(number)
+    from kibitz.registry import rulesets_alike
+    from kibitz.study.odds import OddsPlan, OddsRunner, run_odds
+    from kibitz.study.report import format_odds_table
+    from kibitz.study.runner import run_local
+    ray = choose_backend(args.backend, args.address)
+    backend: OddsRunner = ray or run_local
+    ruleset = ruleset or "standard"
+    setting = args.setting or "study"
+    seed = args.seed or 0
+    agents = agents or ["strong"]
+    budget = 1 if args.budget is None else args.budget
+    if args.budget is not None:
+        from kibitz.agents import SEARCHING
+        plain = [name for name in agents if name not in SEARCHING]
+        if plain:
+            raise KibitzError(f"--budget is for an agent that searches ({', '.join(SEARCHING)}); "
+                              f"{' and '.join(plain)} {'do' if len(plain) > 1 else 'does'} not")
+    store = open_store(args.db)
+    db = printable(args.db)
+    sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
+    played = skipped = 0
+    from kibitz.solver import interrupts  # loads the solver: only when odds are played
+    try:
+        with interrupts.terminate_as_interrupt():
+            for slug in games:
+                first = rulesets_alike(slug, ruleset)[0]
+                if first != ruleset:
+                    sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: played as {first}; "
+                                     "its games count for both\n")
+                for name in agents:
+                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch, budget)
+                    label = f"{name} agent" + (f", {plan.stored_setting} setting" if name == "strong" else "")
+                    sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
+                    progress = run_odds(plan, store, backend, sys.stderr)
+                    played += progress.done
+                    skipped += progress.skipped
+    except KeyboardInterrupt:
+        stored = store.written
+        sys.stderr.write(f"\ninterrupted: {stored:,} new games are stored in {db}; "
+                         "run the same command again to continue\n")
+        store.close()
+        return 130
+    finally:
+        if ray is not None:
+            ray.close()
+    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted), budget)
+    store.close()
+    sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
+                     f"see: kibitz odds --report --db {db}\n")
+    sys.stdout.write(format_odds_table(lines, db) + "\n")
+    return 0
+
+
+def odds_report(args: argparse.Namespace, games: list[str], ruleset: str | None, agents: list[str],
+                wanted: list[int] | None) -> int:
+    """``kibitz odds --report``: the table of the chosen rows of the results file."""
+    if not Path(args.db).exists():
+        raise KibitzError(f"no results file {args.db} (run 'kibitz odds' first, or give --db FILE)")
+    from kibitz.study.report import format_odds_table
+    with open_store(args.db) as store:
+        lines = odds_table(store, games, ruleset, agents, args.setting, args.seed,
+                           None if wanted is None else set(wanted), args.budget)
+    if args.json:
+        sys.stdout.write(json.dumps([line.as_dict() for line in lines]) + "\n")
+        return 0
+    if not lines:
+        sys.stdout.write(printable(f"{args.db} holds no games played by agents for these choices") + "\n")
+        return 0
+    sys.stdout.write(format_odds_table(lines, printable(args.db)) + "\n")
+    return 0
