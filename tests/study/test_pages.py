@@ -118,3 +118,15 @@ def test_the_repository_pages_agree_with_the_kept_rows() -> None:
     changed, stale = regenerate(DOCS, load(DOCS))
     assert not stale, f"run 'kibitz report --pages docs': {', '.join(f'{s.page} {s.block}' for s in stale)}"
     assert not changed
+
+
+def test_every_figure_a_page_shows_is_kept_beside_it() -> None:
+    """The figures `kibitz report --pages docs` draws are committed, and each page links only
+    figures that exist."""
+    import re
+    for page in PAGES:
+        text = (DOCS / page).read_text(encoding="utf-8")
+        for figure in re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.svg)\)", text):
+            path = DOCS / figure
+            assert path.is_file(), f"{page} shows {figure}, which is not kept: run 'kibitz report --pages docs'"
+            assert path.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))

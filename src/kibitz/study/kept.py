@@ -38,19 +38,22 @@ class Run:
     measured: str
     """The day (UTC) of the run."""
     machine: str
+    load: str
+    """The machine's load when the run began."""
     output: str
 
     @classmethod
     def read(cls, path: Path) -> Run:
         """The run kept in ``path``; :class:`~kibitz.errors.KibitzError` when its header is not
-        a kept run's (a line ``command:``, ``measured:``, ``machine:``, then ``---``)."""
+        a kept run's (the lines ``command:``, ``measured:``, ``machine:`` and ``load:``, then ``---``)."""
         from kibitz.errors import KibitzError
         header, rule, output = path.read_text(encoding="utf-8").partition("\n---\n")
         fields = dict(line.partition(": ")[::2] for line in header.splitlines())
-        if not rule or set(fields) != {"command", "measured", "machine"}:
+        if not rule or set(fields) != {"command", "measured", "machine", "load"}:
             raise KibitzError(f"{path} is not a kept benchmark run: it starts with the lines command:, "
-                              "measured: and machine:, then a line ---")
-        return cls(path.stem, fields["command"], fields["measured"], fields["machine"], output.rstrip("\n"))
+                              "measured:, machine: and load:, then a line ---")
+        return cls(path.stem, fields["command"], fields["measured"], fields["machine"], fields["load"],
+                   output.rstrip("\n"))
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,10 @@ def build_speeds_table(kept: Kept) -> str:
     """The builds' speed, per game and ruleset, with each build's ratio to pure Python."""
     speeds = kept.build_speeds
     if not speeds:
-        return "No build speeds are kept yet (`benchmarks/core_speed.py --csv docs/benchmarks/core-speed.csv`)."
+        return ("No build speeds are kept yet (`.venv/bin/python benchmarks/record.py core-speed -- "
+                ".venv/bin/python benchmarks/core_speed.py --csv docs/benchmarks/core-speed.csv`).")
+    run = next((run for run in kept.runs if run.name == "core-speed"), None)
+    measured = "" if run is None else f"Measured {run.measured} on {run.machine}; load {run.load}.\n\n"
     builds = list(dict.fromkeys(speed.build for speed in speeds))
     lines = sorted({(speed.game, speed.ruleset) for speed in speeds}, key=lambda key: tables.game_order(*key))
     rate = {(speed.game, speed.ruleset, speed.build): speed.cycles_per_second for speed in speeds}
@@ -53,7 +56,7 @@ def build_speeds_table(kept: Kept) -> str:
                   if (game, ruleset, build) in rate and rate.get((game, ruleset, base)) else "-"
                   for build in builds[1:]]
         out.append(f"| {game_name(game)} | {ruleset} | " + " | ".join(cells + ratios) + " |")
-    return "\n".join(out)
+    return measured + "\n".join(out)
 
 
 def kept_run(name: str, how: str) -> Callable[[Kept], str]:
@@ -63,8 +66,25 @@ def kept_run(name: str, how: str) -> Callable[[Kept], str]:
         run = next((run for run in kept.runs if run.name == name), None)
         if run is None:
             return f"Not measured yet: `.venv/bin/python benchmarks/record.py {name} -- {how}`."
-        return f"Measured {run.measured}; {run.machine}:\n\n    {run.command}\n\n{run.output}"
+        return (f"Measured {run.measured} on {run.machine}; load {run.load}:\n\n"
+                f"```sh\n{run.command}\n```\n\n{as_markdown(run.output)}")
     return write
+
+
+def as_markdown(output: str) -> str:
+    """A benchmark's printout as Markdown: its tables as they are, its lines of aligned columns
+    in a code block, its other lines as text."""
+    out: list[str] = []
+    fenced = False
+    for line in output.splitlines():
+        columns = not line.startswith("|") and "  " in line.strip()
+        if columns != fenced:
+            out.append("```text" if columns else "```")
+            fenced = columns
+        out.append(line)
+    if fenced:
+        out.append("```")
+    return "\n".join(out)
 
 
 BENCHMARK_RUNS = {
