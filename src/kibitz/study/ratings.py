@@ -294,14 +294,14 @@ def with_verdicts(data: Mapping[str, Any], store: Store, version: int) -> Rederi
                     entry["winnable"] = found.by_deal[entry["deal"]]
                     changed[name] += 1
             lines[name] = {"changed": changed[name], "solver_versions": list(found.solver_versions),
-                           "solver_limit_seconds": None if found.longest_limit is None else found.longest_limit}
+                           "longest_limit_seconds": found.longest_limit}
     result["version"] = version
     result["made"] = dict(result["made"]) | {"verdicts": {
         "date": _today(),
         "what": "winnable derived again from the solver's rows of a results file (the kept winnability rows), "
                 "no deal replayed: true when the highest solver version that decided a deal proved it "
-                "winnable, false when it proved it lost, null when every row of it is undecided; a line without "
-                "rows there keeps its verdicts as they were",
+                "winnable, false when it proved it lost, null when every row of it is undecided; the lines of "
+                "kept_as_they_were have no solver rows there and keep the verdicts they had",
         "lines": lines, "kept_as_they_were": kept}}
     return Rederived(result, changed, tuple(kept))
 
