@@ -35,8 +35,8 @@ from kibitz.difficulty import LEVELS, parse_ratings
 from kibitz.errors import KibitzError
 from kibitz.registry import find
 from kibitz.rules import RULESETS
-from kibitz.study.ratings import (Rater, format_ratings, next_block, rate_line, ratings_file, with_verdicts,
-                                  withhold_thin_levels)
+from kibitz.study.ratings import (Rater, Verdicts, format_ratings, next_block, rate_line, ratings_file,
+                                  with_verdicts, withhold_thin_levels)
 from kibitz.study.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +136,8 @@ def main(argv: list[str]) -> int:
             if ruleset not in RULESETS:
                 raise KibitzError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(RULESETS)}")
             from kibitz.study.odds import versions_of
-            line = rate_line(store, slug, ruleset, rater, versions_of(slug, ruleset, rater.agent))
+            no_verdicts = Verdicts({}, (), None, {})   # a level needs no verdict to be counted
+            line = rate_line(store, slug, ruleset, rater, versions_of(slug, ruleset, rater.agent), no_verdicts)
             counts = line.counts()
             if args.counts:
                 print(" ".join(f"{level} {counts[level]}" for level in LEVELS)
