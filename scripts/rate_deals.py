@@ -1,152 +1,171 @@
-"""Rate deals for New game's levels from a study's results file: the strong agent's win share
-over several seeds (``kibitz odds``) and the solver's verdict (``kibitz study``); writes
-``src/kibitz/data/ratings.json`` (read by :mod:`kibitz.difficulty`).
+"""Rate deals for New game's levels from a results file (:mod:`kibitz.study.ratings`): the
+strong agent's win share over several seeds (``kibitz odds``) and the solver's verdict
+(``kibitz study``, or the kept winnability rows imported with ``kibitz results import``);
+writes ``src/kibitz/data/ratings.json`` (read by :mod:`kibitz.difficulty`).
 
-Fill the results file first (every deal needs a play-out for each seed; a deal without a
-study row is rated with its winnability undecided), then write the ratings::
+``scripts/ratings`` runs the whole rating: it plays the deals block after block and calls this
+script to know when a game and ruleset has enough (``--next``) and to write the file. By hand::
 
-    kibitz study duchess --deals 1-40 --timeout 10 --db ratings.db
+    kibitz results import --db ratings.db docs/winnability/duchess-standard.csv.gz
     for seed in 0 1 2; do
-      kibitz odds duchess --deals 1-40 --agent strong --setting study --seed $seed --db ratings.db
+      kibitz odds duchess --deals 1-200 --agent strong --setting study --seed $seed --db ratings.db
     done
-    .venv/bin/python scripts/rate_deals.py --db ratings.db --version 1
+    .venv/bin/python scripts/rate_deals.py --db ratings.db --counts duchess standard
+    .venv/bin/python scripts/rate_deals.py --db ratings.db
 
-A deal is rated when the agent played it under every seed asked for with the same versions
-(the newest versions the file holds for that game); its level follows from its win share and
-:data:`THRESHOLDS`. Winnability counts a deal decided by any solver version, as the study's
-report does. How the file's ratings were made is in ``docs/difficulty.md``.
+A deal is rated when the agent played it under every seed with the same versions (the newest
+the file holds for that game; ``--counts`` and ``--next`` count with the versions of this
+kibitz, those a run adds); its level follows from its win share. A level with fewer than 50
+rated deals is declared empty and its deals are left out. ``--verdicts-only`` derives the
+``winnable`` fields of an existing ratings file again from the solver's rows, replaying
+nothing. How the shipped ratings were made is in ``docs/difficulty.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import kibitz
 from kibitz.agents import SETTINGS
-from kibitz.difficulty import FORMAT, FORMAT_VERSION, Thresholds, parse_ratings
+from kibitz.arguments import whole_number
+from kibitz.difficulty import LEVELS, parse_ratings
+from kibitz.errors import KibitzError
+from kibitz.registry import find
 from kibitz.rules import RULESETS
-from kibitz.study.store import Play, Store
+from kibitz.study.ratings import (Rater, Verdicts, format_ratings, next_block, rate_line, ratings_file,
+                                  with_verdicts, withhold_thin_levels)
+from kibitz.study.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "src" / "kibitz" / "data" / "ratings.json"
-THRESHOLDS = Thresholds(easy=0.6, hard=0.3)
-"""Easy: the strong agent wins at least 60% of its play-outs; hard: under 30%; medium between
-(with three seeds: 2 or 3 wins easy, 1 win medium, none hard)."""
+BLOCK = 200
+"""Deals a block, by default."""
+MAX_DEALS = 5000
+"""Deals rated at most in a game and ruleset, by default."""
 
 
-def rate(store: Store, slug: str, ruleset: str, agent: str, setting: str,
-         seeds: list[int]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The rated deals of one game and ruleset, and what they were made from."""
-    plays = [play for play in store.plays(slug, ruleset)
-             if play.agent == agent and play.setting == setting and play.seed in seeds]
-    if not plays:
-        return [], {}
-    newest = max((play.agent_version, play.solver_version, play.rules_version) for play in plays)
-    by_deal: dict[int, dict[int, Play]] = {}
-    for play in plays:
-        if (play.agent_version, play.solver_version, play.rules_version) == newest:
-            by_deal.setdefault(play.deal, {})[play.seed] = play
-    verdicts: dict[int, bool] = {}
-    limits: set[float | None] = set()
-    solve_seconds = 0.0
-    for row in store.rows(slug, ruleset, moves=False):
-        if row.outcome in ("won", "lost"):
-            verdicts[row.deal] = row.outcome == "won"
-        limits.add(row.timeout)
-        solve_seconds += row.seconds
-    entries = []
-    cpu = 0.0
-    for deal in sorted(by_deal):
-        seen = by_deal[deal]
-        if not all(seed in seen for seed in seeds):
-            continue
-        wins = sum(seen[seed].won for seed in seeds)
-        cpu += sum(seen[seed].cpu_seconds for seed in seeds)
-        entries.append({"deal": deal, "wins": wins, "plays": len(seeds), "winnable": verdicts.get(deal),
-                        "level": THRESHOLDS.level(wins / len(seeds))})
-    made = {"agent_version": newest[0], "solver_version": newest[1], "rules_version": newest[2],
-            "play_cpu_seconds": round(cpu, 1), "solve_seconds": round(solve_seconds, 1),
-            "solver_limit_seconds": sorted((limit for limit in limits if limit is not None), reverse=True)[:1]}
-    return entries, made
+def read_json(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; :class:`KibitzError` saying why not."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise KibitzError(f"cannot read the ratings file {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise KibitzError(f"{path} is not a ratings file: it holds no JSON object")
+    return data
 
 
-def ratings_file(store: Store, rulesets: list[str], agent: str, setting: str, seeds: list[int],
-                 version: int) -> dict[str, Any]:
-    """The ratings file of every game that has rated deals in ``store``."""
-    games: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    sources: dict[str, dict[str, Any]] = {}
-    for info in kibitz.games():
-        for ruleset in rulesets:
-            entries, made = rate(store, info.slug, ruleset, agent, setting, seeds)
-            if entries:
-                games.setdefault(info.slug, {})[ruleset] = entries
-                sources[f"{info.slug}/{ruleset}"] = made
-    return {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "version": version,
-        "made": {
-            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
-            "builder": "scripts/rate_deals.py, from the results file of kibitz study and kibitz odds",
-            "agent": agent, "setting": SETTINGS[setting].as_dict(), "seeds": seeds,
-            "seed_rule": "the agent's generator for deal N under seed S is random.Random(S * 10**20 + N) "
-                         "(kibitz.study.odds.generator)",
-            "solver": "kibitz study: the solver sees every card; winnable true: proved winnable, "
-                      "false: proved lost, null: undecided within the limit",
-            "levels": "easy: win share >= thresholds.easy; hard: win share < thresholds.hard; medium between",
-            "machine": {"cores": os.cpu_count(), "python": f"{platform.python_implementation()} "
-                        f"{platform.python_version()}", "system": platform.system()},
-            "sources": sources,
-        },
-        "thresholds": {"easy": THRESHOLDS.easy, "hard": THRESHOLDS.hard},
-        "games": games,
-    }
+def next_version(path: Path) -> int:
+    """One more than the version of the ratings file at ``path`` (1 when there is none)."""
+    if not path.is_file():
+        return 1
+    version = read_json(path).get("version")
+    return version + 1 if isinstance(version, int) else 1
 
 
-def format_ratings(made: dict[str, Any]) -> str:
-    """The ratings file as text: indented, one rated deal a line."""
-    text = json.dumps(made | {"games": {}}, indent=1)
-    blocks = []
-    for slug, rulesets in made["games"].items():
-        parts = []
-        for ruleset, entries in rulesets.items():
-            rows = ",\n".join(f"    {json.dumps(entry)}" for entry in entries)
-            parts.append(f"   {json.dumps(ruleset)}: [\n{rows}\n   ]")
-        blocks.append(f"  {json.dumps(slug)}: {{\n" + ",\n".join(parts) + "\n  }")
-    body = "{\n" + ",\n".join(blocks) + "\n }" if blocks else "{}"
-    return text.replace('"games": {}', '"games": ' + body) + "\n"
+def write(data: dict[str, Any], out: Path) -> None:
+    """Write the ratings ``data`` to ``out``, once they read back."""
+    text = format_ratings(data)
+    parse_ratings(json.loads(text))   # every level full or declared empty, every level agreeing with its share
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, "utf-8")
+
+
+def summary(data: dict[str, Any]) -> None:
+    """One line a game and ruleset: its deals of each level, and the levels declared empty."""
+    for slug, rulesets in data["games"].items():
+        for ruleset, line in rulesets.items():
+            counts = {level: sum(entry["level"] == level for entry in line["deals"]) for level in LEVELS}
+            empty = ", ".join(f"{level} ({reason['found']} of {reason['deals_rated']:,})"
+                              for level, reason in line["empty"].items())
+            winnable = sum(entry["winnable"] is True for entry in line["deals"])
+            print(f"{slug:17} {ruleset:9} " + " ".join(f"{level} {counts[level]:5,}" for level in LEVELS)
+                  + f"  proved winnable {winnable:5,}" + (f"  empty: {empty}" if empty else ""))
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", required=True, help="the results file of kibitz study and kibitz odds")
+    parser.add_argument("--db", help="the results file of kibitz odds and kibitz study")
+    task = parser.add_mutually_exclusive_group()
+    task.add_argument("--counts", nargs=2, metavar=("GAME", "RULESET"),
+                      help="print the rated deals of each level of one game and ruleset: easy N medium N hard N "
+                           "rated N covered N (deals 1 to N all rated)")
+    task.add_argument("--next", nargs=2, metavar=("GAME", "RULESET"),
+                      help="print the deals to play next (A-B), or nothing once every level holds 50 deals "
+                           "or --max-deals are rated")
+    task.add_argument("--verdicts-only", action="store_true",
+                      help="derive only the winnable fields of the ratings file --out again from the solver's rows "
+                           "in --db, replaying nothing")
+    task.add_argument("--withhold", type=Path, metavar="FILE",
+                      help="write the ratings file FILE of format 1 to --out in the current format, its levels of "
+                           "fewer than 50 deals declared empty")
+    parser.add_argument("--block", type=whole_number(1, 10**9), default=None, metavar="N",
+                        help=f"deals a block (default {BLOCK}); written in the file's made.run when given")
+    parser.add_argument("--max-deals", type=whole_number(1, 10**9), default=None, metavar="N",
+                        help=f"deals rated at most in a game and ruleset (default {MAX_DEALS:,}); written in "
+                             "the file's made.run when given")
     parser.add_argument("--rulesets", default=",".join(RULESETS), help="rulesets, comma-separated (default: all)")
     parser.add_argument("--agent", default="strong", help="the agent whose win share rates a deal (default strong)")
     parser.add_argument("--setting", default="study", choices=sorted(SETTINGS), help="its setting (default study)")
-    parser.add_argument("--seeds", default="0,1,2", help="the seeds every rated deal was played with (default 0,1,2)")
+    parser.add_argument("--seeds", default="0,1,2", help="the seeds every rated deal is played with (default 0,1,2)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the ratings file written")
-    parser.add_argument("--version", type=int, default=1, help="the ratings' version (default 1)")
+    parser.add_argument("--version", type=whole_number(1, 10**9), default=None,
+                        help="the ratings' version (default: one more than the file at --out)")
     args = parser.parse_args(argv)
-    seeds = sorted({int(seed) for seed in args.seeds.split(",")})
-    rulesets = [name.strip() for name in args.rulesets.split(",") if name.strip()]
+    try:
+        seeds = tuple(sorted({int(seed) for seed in args.seeds.split(",")}))
+    except ValueError:
+        parser.error(f"--seeds takes whole numbers separated by commas, not {args.seeds!r}")
+    rater = Rater(args.agent, args.setting, seeds)
+    if args.withhold is not None:
+        data = withhold_thin_levels(read_json(args.withhold))
+        write(data | {"version": args.version or data["version"]}, args.out)
+        summary(data)
+        return 0
+    if args.db is None:
+        parser.error("--db is needed (every task but --withhold reads a results file)")
+    if not Path(args.db).is_file():
+        raise KibitzError(f"there is no results file {args.db}")
     with Store(args.db) as store:
-        made = ratings_file(store, rulesets, args.agent, args.setting, seeds, args.version)
-    text = format_ratings(made)
-    parse_ratings(json.loads(text))   # the file reads back, every level agreeing with its share
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, "utf-8")
-    for slug, rulesets_ in made["games"].items():
-        for ruleset, entries in rulesets_.items():
-            counts = {level: sum(entry["level"] == level for entry in entries) for level in ("easy", "medium", "hard")}
-            winnable = sum(entry["winnable"] is True for entry in entries)
-            print(f"{slug:17} {ruleset:9} {len(entries):3} deals {counts} proved winnable {winnable}")
+        if args.counts or args.next:
+            game, ruleset = args.counts or args.next
+            slug = find(game).slug
+            if ruleset not in RULESETS:
+                raise KibitzError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(RULESETS)}")
+            from kibitz.study.odds import versions_of
+            no_verdicts = Verdicts({}, (), None, {})   # a level needs no verdict to be counted
+            line = rate_line(store, slug, ruleset, rater, versions_of(slug, ruleset, rater.agent), no_verdicts)
+            counts = line.counts()
+            if args.counts:
+                print(" ".join(f"{level} {counts[level]}" for level in LEVELS)
+                      + f" rated {len(line.deals)} covered {line.covered()}")
+            else:
+                block = next_block(counts, line.covered(), args.block or BLOCK, args.max_deals or MAX_DEALS)
+                if block is not None:
+                    print(f"{block[0]}-{block[1]}")
+            return 0
+        version = args.version or next_version(args.out)
+        if args.verdicts_only:
+            rederived = with_verdicts(read_json(args.out), store, version)
+            write(rederived.data, args.out)
+            for name, count in rederived.changed.items():
+                print(f"{name:26} {count:,} verdicts changed")
+            for name in rederived.kept:
+                print(f"{name:26} no solver rows: kept as they were")
+            return 0
+        rulesets = [name.strip() for name in args.rulesets.split(",") if name.strip()]
+        run = {name: value for name, value in (("block", args.block), ("max_deals", args.max_deals)) if value}
+        data = ratings_file(store, rulesets, rater, version, run)
+    write(data, args.out)
+    summary(data)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KibitzError as error:
+        sys.exit(f"rate_deals: {error}")

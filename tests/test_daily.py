@@ -23,14 +23,15 @@ START = date(2026, 1, 1)
 @pytest.mark.parametrize(("slug", "ruleset"), EVERY)
 def test_each_day_deals_a_proved_winnable_deal_and_the_next_day_another(slug: str, ruleset: str) -> None:
     candidates = daily.candidates(slug, ruleset)
-    assert len(candidates) >= 50   # the shipped ratings prove most of their 100 deals winnable
+    assert len(candidates) >= 50   # the shipped ratings prove most of their deals winnable
     ratings = difficulty.ratings()
+    kept = {entry.deal: entry for entry in ratings.daily.get((slug, ruleset), ())}   # every level empty
     # Two and a half cycles: every day of them, and so every seam between two cycles.
     days = [START + timedelta(days=k) for k in range(len(candidates) * 5 // 2)]
     deals = [deal_of_the_day(slug, ruleset, day) for day in days]
     for deal in set(deals):
         rated = ratings.rating(slug, ruleset, deal)
-        assert rated is not None and rated.proved_winnable, deal
+        assert (rated is not None and rated.proved_winnable) or kept[deal].winnable is True, deal
     assert all(today != tomorrow for today, tomorrow in zip(deals, deals[1:]))
     # Within a cycle every candidate comes once: no deal again for as many days as there are deals.
     first = next(k for k, day in enumerate(days) if day.toordinal() % len(candidates) == 0)

@@ -1,6 +1,7 @@
 """The rated deals that ship with kibitz (:mod:`kibitz.difficulty`): every level follows from
-its win share and the thresholds, every deal is a valid deal number, the solver agrees with
-the winnable flags, and a choice no deal meets is refused in words."""
+its win share and the thresholds, every level holds at least 50 deals or is declared empty,
+every deal is a valid deal number, the solver agrees with the winnable flags, and a choice no
+deal meets is refused in words (an empty level saying why)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ import pytest
 import kibitz
 from kibitz import difficulty
 from kibitz.deals import check_deal_number
-from kibitz.difficulty import LEVELS, NoRatedDealError, RatingsError, Thresholds, parse_ratings
+from kibitz.difficulty import (LEVELS, MIN_LEVEL_DEALS, EmptyLevel, NoRatedDealError, RatingsError, Thresholds,
+                               parse_ratings)
 from kibitz.errors import KibitzError
 from kibitz.solver import Limits, Outcome, solve
 
@@ -43,9 +45,16 @@ def test_the_file_says_how_it_was_made() -> None:
         assert source["solver_limit_seconds"] and source["rules_version"] >= 1
 
 
-def test_every_standard_game_has_rated_deals() -> None:
+def test_every_level_holds_enough_deals_or_is_declared_empty_and_every_game_has_deals_of_the_day() -> None:
+    ratings = difficulty.ratings()
     for info in kibitz.games():
-        assert difficulty.deals(info.slug, "standard"), info.slug
+        for ruleset in ("standard", "pysolfc"):
+            for count in difficulty.levels(info.slug, ruleset):
+                assert count.deals >= MIN_LEVEL_DEALS or (count.deals == 0 and count.empty is not None), \
+                    (info.slug, ruleset, count)
+                if count.empty is not None:
+                    assert count.empty.found < MIN_LEVEL_DEALS <= count.empty.deals_rated
+            assert ratings.daily_deals(info.slug, ruleset), (info.slug, ruleset)
 
 
 def test_every_rated_deal_is_valid_and_its_level_follows_from_its_share() -> None:
@@ -127,27 +136,120 @@ def test_thresholds_part_the_levels() -> None:
 
 def test_a_file_that_disagrees_with_itself_is_refused() -> None:
     data = shipped()
-    slug = next(iter(data["games"]))
-    ruleset = next(iter(data["games"][slug]))
+    slug, ruleset = next((slug, ruleset) for slug, rulesets in data["games"].items()
+                         for ruleset, line in rulesets.items() if line["deals"])
     wrong = copy.deepcopy(data)
-    entry = wrong["games"][slug][ruleset][0]
+    entry = wrong["games"][slug][ruleset]["deals"][0]
     entry["level"] = next(level for level in LEVELS if level != entry["level"])
     with pytest.raises(RatingsError, match="is rated"):
         parse_ratings(wrong)
     bad_number = copy.deepcopy(data)
-    bad_number["games"][slug][ruleset][0]["deal"] = 0
+    bad_number["games"][slug][ruleset]["deals"][0]["deal"] = 0
     with pytest.raises(RatingsError, match="not valid"):
         parse_ratings(bad_number)
     twice = copy.deepcopy(data)
-    twice["games"][slug][ruleset].append(twice["games"][slug][ruleset][0])
+    twice["games"][slug][ruleset]["deals"].append(twice["games"][slug][ruleset]["deals"][0])
     with pytest.raises(RatingsError, match="twice"):
         parse_ratings(twice)
     with pytest.raises(RatingsError, match="format"):
         parse_ratings(data | {"format_version": 99})
+    with pytest.raises(RatingsError, match="format 1; this kibitz reads 2"):
+        parse_ratings(data | {"format_version": 1})
     with pytest.raises(RatingsError, match="thresholds"):
         parse_ratings(data | {"thresholds": {"easy": 0.6}})
     with pytest.raises(KibitzError):
-        parse_ratings(data | {"games": {"klondike": {"standard": []}}})
+        parse_ratings(data | {"games": {"klondike": {"standard": {"deals": [], "empty": {}}}}})
+
+
+def entries(level: str, first: int, count: int) -> list[dict[str, Any]]:
+    """``count`` rated deals from deal ``first``, of ``level`` with three play-outs."""
+    wins = {"easy": 3, "medium": 1, "hard": 0}[level]
+    return [{"deal": deal, "wins": wins, "plays": 3, "winnable": True, "level": level}
+            for deal in range(first, first + count)]
+
+
+def ratings_with(games: dict[str, Any]) -> dict[str, Any]:
+    """A ratings file of these games and rulesets, thresholds as shipped."""
+    return {"format": "kibitz-ratings", "format_version": 2, "version": 7, "made": {"date": "2027-01-01"},
+            "thresholds": {"easy": 0.6, "hard": 0.3}, "games": games}
+
+
+def cicely_line() -> dict[str, Any]:
+    """5,000 rated deals of Cicely: 4,960 easy, 37 medium, 3 hard (the thin levels withheld)."""
+    return {"empty": {"medium": {"deals_rated": 5000, "found": 37}, "hard": {"deals_rated": 5000, "found": 3}},
+            "deals": entries("easy", 1, 4960)}
+
+
+def test_a_level_declared_empty_is_read_with_its_reason_and_refused_in_words() -> None:
+    tournament = {"empty": {level: {"deals_rated": 100, "found": found}
+                            for level, found in zip(LEVELS, (38, 41, 21))},
+                  "deals": [], "daily": [{"deal": deal, "winnable": deal != 7} for deal in range(1, 101)]}
+    ratings = parse_ratings(ratings_with({"cicely": {"standard": cicely_line()}, "tournament": {"pysolfc": tournament}}))
+    counts = {count.level: count for count in ratings.levels("cicely", "standard")}
+    assert counts["easy"].deals == 4960 and counts["easy"].empty is None
+    assert counts["hard"].deals == 0 and counts["hard"].empty == EmptyLevel("hard", 5000, 3)
+    rng = random.Random(1)
+    with pytest.raises(NoRatedDealError) as refused:
+        ratings.pick("cicely", "standard", "hard", False, rng)
+    assert str(refused.value) == ("no hard deal of Cicely (standard rules): fewer than 50 of 5,000 rated deals were "
+                                  "hard; choose another level, or Any")
+    with pytest.raises(NoRatedDealError, match=r"^no medium deal of Cicely \(standard rules\): fewer than 50 of "):
+        ratings.pick("cicely", "standard", "medium", True, rng)
+    assert ratings.pick("cicely", "standard", "easy", True, rng).level == "easy"
+    # Every level empty: nothing by level, nor winnable only; the deal of the day still has its deals.
+    for level in LEVELS:
+        assert ratings.deals("tournament", "pysolfc", level) == ()
+    with pytest.raises(NoRatedDealError) as refused:
+        ratings.pick("tournament", "pysolfc", None, True, rng)
+    assert str(refused.value) == ("no rated deal of Tournament (pysolfc rules): fewer than 50 of 100 rated deals were "
+                                  "of any one level; choose another level, or Any")
+    assert ratings.daily_deals("tournament", "pysolfc") == tuple(deal for deal in range(1, 101) if deal != 7)
+    assert ratings.rating("tournament", "pysolfc", 5) is None   # a deal kept for the day has no level to tell
+    assert ratings.daily_deals("cicely", "standard") == tuple(range(1, 4961))
+    # A game and ruleset the file does not hold: no rated deal yet.
+    with pytest.raises(NoRatedDealError, match=r"^no easy rated deal of Duchess \(standard rules\) yet; "):
+        ratings.pick("duchess", "standard", "easy", False, rng)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda line: line["deals"].extend(entries("hard", 6000, 3)),
+     r"cicely \(standard\): the hard level is declared empty, yet 3 hard deals are listed"),
+    (lambda line: line["empty"].pop("hard"),
+     r"cicely \(standard\): 0 hard deals; a level needs at least 50 rated deals, or must be declared empty"),
+    (lambda line: line.update(deals=entries("easy", 1, 4960) + entries("hard", 9000, 3),
+                              empty={"medium": {"deals_rated": 5000, "found": 37}}),
+     r"3 hard deals; a level needs at least 50 rated deals, or must be declared empty"),
+    (lambda line: line["empty"].update(hard={"deals_rated": 5000, "found": 50}),
+     r"the hard level is declared empty with 50 of 5000 deals; an empty level holds fewer than 50"),
+    (lambda line: line["empty"].update(hard={"deals_rated": 5000}), r"the empty hard level needs deals_rated and found"),
+    (lambda line: line["empty"].update(trivial={"deals_rated": 5000, "found": 0}),
+     r"'trivial' is declared empty, but it is not a level"),
+    (lambda line: line["empty"].update(hard={"deals_rated": 4000, "found": 3}),
+     r"the levels declared empty disagree on the deals rated \(\[4000, 5000\]\)"),
+    (lambda line: line["deals"].pop(), r"5,000 deals rated, but 4,959 are listed and 40 withheld"),
+    (lambda line: line.update(daily=[{"deal": 1, "winnable": True}]),
+     r"deals kept without levels for the deal of the day, though a level is offered"),
+    (lambda line: line.update(level="easy"), r"unknown field 'level'; a game and ruleset has deals, empty, daily"),
+    (lambda line: line.pop("deals"), r"a game and ruleset needs a list of deals and the levels declared empty"),
+])
+def test_a_file_whose_levels_break_the_rule_is_refused_with_what_is_wrong(change: Any, message: str) -> None:
+    line = cicely_line()
+    parse_ratings(ratings_with({"cicely": {"standard": copy.deepcopy(line)}}))
+    change(line)
+    with pytest.raises(RatingsError, match=message):
+        parse_ratings(ratings_with({"cicely": {"standard": line}}))
+
+
+def test_the_deals_kept_for_the_day_are_every_deal_rated_once() -> None:
+    empty = {level: {"deals_rated": 4, "found": found} for level, found in zip(LEVELS, (1, 2, 1))}
+    kept = [{"deal": deal, "winnable": True} for deal in (1, 2, 3, 4)]
+    assert parse_ratings(ratings_with({"duchess": {"standard": {"empty": empty, "deals": [], "daily": kept}}})) \
+        .daily_deals("duchess", "standard") == (1, 2, 3, 4)
+    for wrong, words in (([*kept, kept[0]], "each once, not 5"), (kept[:3], "each once, not 3"),
+                         ([*kept[:3], {"deal": 0, "winnable": True}], "not valid"),
+                         ([*kept[:3], {"deal": 4, "winnable": "yes"}], "winnable 'yes'")):
+        with pytest.raises(RatingsError, match=words):
+            parse_ratings(ratings_with({"duchess": {"standard": {"empty": empty, "deals": [], "daily": wrong}}}))
 
 
 def test_the_file_is_package_data() -> None:

@@ -2,7 +2,8 @@
 the solver proved winnable, and the streak of days won.
 
 The deals of the day are the shipped rated deals that the solver proved winnable
-(:mod:`kibitz.difficulty`). The days run in cycles as long as that list: each cycle deals every
+(:mod:`kibitz.difficulty`: those of the levels offered, or, for a game and ruleset whose every
+level is declared empty, its rated deals kept without their levels). The days run in cycles as long as that list: each cycle deals every
 one of them once, in an order drawn from a hash of the game, the ruleset and the cycle (SHA-256:
 the same on every machine and Python). So a deal comes back only in a later cycle, and two days
 running never share a deal (when a cycle would open with the deal that closed the one before,
@@ -39,8 +40,8 @@ class DayError(KibitzError):
 
 def candidates(game: str, ruleset: str) -> tuple[int, ...]:
     """The deals of ``game`` and ``ruleset`` a day may deal: the shipped rated deals the
-    solver proved winnable, in order of deal number."""
-    return tuple(rated.deal for rated in difficulty.deals(game, ruleset, winnable_only=True))
+    solver proved winnable (:meth:`kibitz.difficulty.Ratings.daily_deals`), in order of deal number."""
+    return difficulty.ratings().daily_deals(game, ruleset)
 
 
 def _order(slug: str, ruleset: str, cycle: int, count: int) -> list[int]:

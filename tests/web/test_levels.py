@@ -18,7 +18,7 @@ from kibitz import difficulty
 
 # .pages skips this module when Playwright or Chromium is missing (outside CI).
 from .pages import game_id, open_game, state, type_move, wait_moves
-from .test_levels_api import game_with_easy_and_hard, unmet_choice
+from .test_levels_api import game_offering, unmet_choice
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -52,19 +52,26 @@ def ended(server: str, gid: str) -> dict[str, Any]:
 
 
 def test_easy_and_hard_new_games_get_deals_of_those_levels(page: Page, server: str) -> None:
-    slug = game_with_easy_and_hard()
+    slug = game_offering("easy")
     open_game(page, server, slug, 1)
     easy = random_deal(page, "easy", False)
     check_withheld(page)
     expect(page.locator("#message")).to_contain_text("an easy deal")
     type_move(page, state(page)["legal"][0])
-    hard = random_deal(page, "hard", False, give_up=True)
+    again = random_deal(page, "easy", False, give_up=True)
     check_withheld(page)
-    # The easy game was given up: it ended, and its number and rating are told now.
+    # The first easy game was given up: it ended, and its number and rating are told now.
     first = ended(server, easy)
     assert first["deal"] is not None and first["rating"]["level"] == "easy"
     rated = difficulty.ratings().rating(slug, "standard", int(first["deal"]))
     assert rated is not None and rated.level == "easy"
+    type_move(page, state(page)["legal"][0])
+    httpx.post(f"{server}/api/play/{again}/abandon", json={}).raise_for_status()
+    slug = game_offering("hard")
+    open_game(page, server, slug, 2)
+    hard = random_deal(page, "hard", False)
+    check_withheld(page)
+    expect(page.locator("#message")).to_contain_text("a hard deal")
     type_move(page, state(page)["legal"][0])
     httpx.post(f"{server}/api/play/{hard}/abandon", json={}).raise_for_status()
     second = ended(server, hard)
@@ -78,7 +85,7 @@ def test_easy_and_hard_new_games_get_deals_of_those_levels(page: Page, server: s
 
 
 def test_only_deals_that_can_be_won(page: Page, server: str) -> None:
-    slug = game_with_easy_and_hard()
+    slug = game_offering("easy", winnable=True)
     open_game(page, server, slug, 2)
     proved = {rated.deal for rated in difficulty.deals(slug, "standard", None, winnable_only=True)}
     for _ in range(2):
@@ -101,8 +108,9 @@ def test_a_choice_no_rated_deal_meets_is_said_and_gives_nothing_up(page: Page, s
     before = game_id(page)
     page.locator("#level").select_option(level)
     page.locator("#random").click()
-    expect(page.locator("#message")).to_have_text(re.compile(rf"^no {level} rated deal of .* \({ruleset} rules\) .*"
-                                                             r"choose another level, or Any$"))
+    expect(page.locator("#message")).to_have_text(re.compile(
+        rf"^no {level} deal of .* \({ruleset} rules\): fewer than 50 of [0-9,]+ rated deals were {level}; "
+        r"choose another level, or Any$"))
     expect(page.locator("#giveup")).to_be_hidden()
     assert game_id(page) == before and state(page)["moves"] == 1 and state(page)["result"] is None
 
@@ -114,6 +122,6 @@ def test_a_first_load_whose_choice_no_deal_meets_deals_any_deal_and_says_why(pag
     page.goto(f"{server}/?game={slug}&ruleset={ruleset}")
     wait_moves(page, 0)
     expect(page.locator("#level")).to_have_value(level)
-    expect(page.locator("#message")).to_have_text(re.compile(rf"^no {level} rated deal of .*; here is a deal of any level$"))
+    expect(page.locator("#message")).to_have_text(re.compile(rf"^no {level} deal of .*; here is a deal of any level$"))
     assert state(page)["ruleset"] == ruleset and state(page)["random_deal"] is True
     check_withheld(page)

@@ -96,13 +96,21 @@ async def list_games(request: Request) -> Response:
                          "rulesets": list(RULESETS), "safe_rule": SAFE_RULE, "rated": rated_counts()})
 
 
-def rated_counts() -> dict[str, dict[str, dict[str, dict[str, int]]]]:
+def rated_counts() -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
     """How many rated deals each game and ruleset has at each level, and how many of them the
-    solver proved winnable: what New game can offer."""
-    return {info.slug: {ruleset: {count.level: {"deals": count.deals, "winnable": count.winnable}
-                                  for count in difficulty.levels(info.slug, ruleset)}
+    solver proved winnable: what New game can offer; a level declared empty says why (``empty``:
+    the deals rated, how many reached it, and the least a level needs)."""
+    return {info.slug: {ruleset: {count.level: _level_count(count) for count in difficulty.levels(info.slug, ruleset)}
                         for ruleset in RULESETS}
             for info in games()}
+
+
+def _level_count(count: difficulty.LevelCount) -> dict[str, Any]:
+    counted: dict[str, Any] = {"deals": count.deals, "winnable": count.winnable}
+    if count.empty is not None:
+        counted["empty"] = {"deals_rated": count.empty.deals_rated, "found": count.empty.found,
+                            "least": difficulty.MIN_LEVEL_DEALS}
+    return counted
 
 
 async def rules(request: Request) -> Response:

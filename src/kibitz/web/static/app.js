@@ -507,7 +507,7 @@ async function replaceGame(slug, ruleset, deal) {
   // A choice no rated deal meets is said before any game is given up for it.
   if (!deal && !choiceMet(ui.rated, slug, ruleset, dealChoice())) {
     const name = (ui.games.find((g) => g.slug === slug) || {name: slug}).name;
-    say(unmetWords(name, ruleset, dealChoice()), 'error');
+    say(unmetWords(name, ruleset, dealChoice(), (ui.rated[slug] || {})[ruleset]), 'error');
     return;
   }
   if (wouldGiveUp(play)) {

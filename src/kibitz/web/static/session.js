@@ -87,8 +87,23 @@ export function choiceMet(rated, slug, ruleset, choice) {
   return counts.some((count) => count && (choice.winnable ? count.winnable : count.deals) > 0);
 }
 
-/** Why no deal is dealt for ``choice``: the same words as the server's refusal. */
-export function unmetWords(name, ruleset, choice) {
+/**
+ * Why no deal is dealt for ``choice``: the same words as the server's refusal
+ * (kibitz.difficulty). ``levels``: the game and ruleset's counts from ``/api/games``, where a
+ * level declared empty says why (``empty``: deals_rated, found, least).
+ */
+export function unmetWords(name, ruleset, choice, levels = {}) {
+  const empty = choice.level ? (levels[choice.level] || {}).empty : null;
+  if (empty) {
+    return `no ${choice.level} deal of ${name} (${ruleset} rules): fewer than ${empty.least} of ` +
+      `${empty.deals_rated.toLocaleString('en-US')} rated deals were ${choice.level}; choose another level, or Any`;
+  }
+  const reasons = Object.values(levels).map((count) => count && count.empty).filter(Boolean);
+  if (!choice.level && reasons.length === 3) {
+    const rated = Math.max(...reasons.map((reason) => reason.deals_rated));
+    return `no rated deal of ${name} (${ruleset} rules): fewer than ${reasons[0].least} of ` +
+      `${rated.toLocaleString('en-US')} rated deals were of any one level; choose another level, or Any`;
+  }
   const kind = choice.level ? `${choice.level} rated` : 'rated';
   return `no ${kind} deal of ${name} (${ruleset} rules)${choice.winnable ? ' that the solver proved winnable' : ''} yet; ` +
     'choose another level, or Any';

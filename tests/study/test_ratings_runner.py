@@ -1,0 +1,118 @@
+"""``scripts/ratings``, the rating runner, on a few deals of Parisienne: it reads the solver's
+verdicts in first, plays block after block with the three seeds until the cap, declares the
+levels still short of 50 deals empty, writes the ratings file, and resumes without playing
+again; with the plays kept (``kibitz results export --plays``) a fresh results file goes on
+from them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kibitz.cli import build_parser
+from kibitz.difficulty import parse_ratings
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SCRIPT = ROOT / "scripts" / "ratings"
+VERDICTS = ("game,ruleset,deal,outcome,reason,nodes,states,seconds,timeout,node_limit,clock,solver_version,"
+            "rules_version,recorded\n"
+            "parisienne,standard,1,won,,1628,1,0.0002,10.0,,cpu,22,1,2026-12-05T20:02:24Z\n"
+            "parisienne,standard,2,unknown,time limit,90000,1,10.0,10.0,,cpu,22,1,2026-12-05T20:02:24Z\n"
+            "parisienne,standard,3,won,,133,1,0.0000,10.0,,cpu,22,1,2026-12-05T20:02:24Z\n")
+
+
+def exports_plays() -> bool:
+    """Whether this kibitz's ``results export`` writes the plays (``--plays``)."""
+    try:
+        build_parser().parse_args(["results", "export", "--plays", "-"])
+    except SystemExit:
+        return False
+    return True
+
+
+def paths(tmp_path: Path, db: str = "ratings.db") -> dict[str, str]:
+    """The runner's files under ``tmp_path``, the kept verdicts holding deals 1-3 of Parisienne."""
+    verdicts = tmp_path / "winnability"
+    verdicts.mkdir(exist_ok=True)
+    with gzip.open(verdicts / "parisienne-standard.csv.gz", "wt", encoding="utf-8") as out:
+        out.write(VERDICTS)
+    return {"KIBITZ_RATINGS_DB": str(tmp_path / db), "KIBITZ_RATINGS_KEPT": str(tmp_path / "kept"),
+            "KIBITZ_WINNABILITY_KEPT": str(verdicts), "KIBITZ_RATINGS_OUT": str(tmp_path / "ratings.json"),
+            "KIBITZ_PYTHON": sys.executable}
+
+
+def run(files: dict[str, str], *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), "--games", "parisienne", "--rulesets", "standard", "--block", "2",
+                           "--max-deals", "3", "--workers", "1", *options], capture_output=True, text=True,
+                          env=os.environ | files, timeout=300)
+
+
+def played(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The deals of each ``kibitz odds`` the runner ran, with the seed."""
+    lines = [line.split() for line in done.stderr.splitlines() if line.startswith("+ kibitz odds")]
+    return [f"{words[words.index('--deals') + 1]} seed {words[words.index('--seed') + 1]}" for words in lines]
+
+
+def check_ratings(path: str) -> None:
+    """Three deals rated: too few for any level, so every level is empty and the deals are kept
+    for the deal of the day only, with the kept verdicts."""
+    data = json.loads(Path(path).read_text("utf-8"))
+    ratings = parse_ratings(data)
+    line = data["games"]["parisienne"]["standard"]
+    assert line["deals"] == [] and ratings.deals("parisienne", "standard") == ()
+    assert set(line["empty"]) == {"easy", "medium", "hard"}
+    assert {reason["deals_rated"] for reason in line["empty"].values()} == {3}
+    assert line["daily"] == [{"deal": 1, "winnable": True}, {"deal": 2, "winnable": None},
+                             {"deal": 3, "winnable": True}]
+    assert data["made"]["run"] == {"block": 2, "max_deals": 3} and data["made"]["seeds"] == [0, 1, 2]
+
+
+def test_the_runner_plays_blocks_until_the_cap_and_declares_the_short_levels_empty(tmp_path: Path) -> None:
+    files = paths(tmp_path)
+    done = run(files, "--no-keep")
+    assert done.returncode == 0, done.stderr
+    assert "+ kibitz results import" in done.stderr
+    assert played(done) == [f"{deals} seed {seed}" for deals in ("1-2", "3-3") for seed in (0, 1, 2)]
+    assert "parisienne (standard): easy" in done.stderr and "rated 3 covered 3" in done.stderr
+    check_ratings(files["KIBITZ_RATINGS_OUT"])
+    again = run(files, "--no-keep")   # resumed: every line is done, nothing is played again
+    assert again.returncode == 0, again.stderr
+    assert played(again) == []
+    check_ratings(files["KIBITZ_RATINGS_OUT"])
+    assert not Path(files["KIBITZ_RATINGS_KEPT"]).exists()
+
+
+def test_the_runner_refuses_a_block_that_is_not_a_number(tmp_path: Path) -> None:
+    done = subprocess.run([str(SCRIPT), "--block", "many", "--no-keep"], capture_output=True, text=True,
+                          env=os.environ | paths(tmp_path), timeout=60)
+    assert done.returncode == 2 and "--block and --max-deals take a whole number of deals from 1, not 'many'" \
+        in done.stderr
+
+
+@pytest.mark.skipif(exports_plays(), reason="this kibitz exports the plays: the runner keeps them")
+def test_without_a_plays_export_the_runner_asks_for_no_keep(tmp_path: Path) -> None:
+    done = run(paths(tmp_path))
+    assert done.returncode == 2
+    assert "'kibitz results export' has no --plays here" in done.stderr and "--no-keep" in done.stderr
+    assert "+ kibitz" not in done.stderr
+
+
+@pytest.mark.skipif(not exports_plays(), reason="'kibitz results export --plays' is not in this kibitz yet: "
+                                                "the runner cannot keep its plays")
+def test_the_kept_plays_let_a_fresh_results_file_go_on(tmp_path: Path) -> None:
+    files = paths(tmp_path)
+    done = run(files)
+    assert done.returncode == 0, done.stderr
+    kept = Path(files["KIBITZ_RATINGS_KEPT"]) / "parisienne-standard.csv.gz"
+    assert kept.is_file() and len(played(done)) == 6
+    fresh = files | {"KIBITZ_RATINGS_DB": str(tmp_path / "fresh.db")}
+    again = run(fresh)
+    assert again.returncode == 0, again.stderr
+    assert str(kept) in again.stderr and played(again) == []
+    check_ratings(files["KIBITZ_RATINGS_OUT"])
