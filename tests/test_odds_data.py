@@ -1,5 +1,6 @@
 """The odds that ship with kibitz (:mod:`kibitz.odds`, ``kibitz/data/odds.json``) are the
-figures of the tables of docs/odds.md: the strong agent's wins and deals with their Wilson
+figures of the earlier tables kept in docs/history.md (until the odds of docs/odds.md are
+measured): the strong agent's wins and deals with their Wilson
 interval, and the thoughtful winnability beside them, for every game in both rulesets."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from kibitz.odds import OddsError, parse_odds
 from kibitz.registry import find, games
 from kibitz.rules import RULESETS
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "odds.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "history.md"
 TABLE_HEADS = {"standard": "| game | random, deals 1-10,000 |", "pysolfc": "| game | random, deals 1-500 |"}
 """How the table of each ruleset's results begins in docs/odds.md."""
 RATE = re.compile(r"\*\*(?:(?P<share>[\d.]+)%|(?P<wins>\d+) of (?P<deals>[\d,]+)) "

@@ -13,9 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
-from kibitz.cli import build_parser
 from kibitz.difficulty import parse_ratings
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -25,15 +23,6 @@ VERDICTS = ("game,ruleset,deal,outcome,reason,nodes,states,seconds,timeout,node_
             "parisienne,standard,1,won,,1628,1,0.0002,10.0,,cpu,22,1,2026-12-05T20:02:24Z\n"
             "parisienne,standard,2,unknown,time limit,90000,1,10.0,10.0,,cpu,22,1,2026-12-05T20:02:24Z\n"
             "parisienne,standard,3,won,,133,1,0.0000,10.0,,cpu,22,1,2026-12-05T20:02:24Z\n")
-
-
-def exports_plays() -> bool:
-    """Whether this kibitz's ``results export`` writes the plays (``--plays``)."""
-    try:
-        build_parser().parse_args(["results", "export", "--plays", "-"])
-    except SystemExit:
-        return False
-    return True
 
 
 def paths(tmp_path: Path, db: str = "ratings.db") -> dict[str, str]:
@@ -95,16 +84,6 @@ def test_the_runner_refuses_a_block_that_is_not_a_number(tmp_path: Path) -> None
         in done.stderr
 
 
-@pytest.mark.skipif(exports_plays(), reason="this kibitz exports the plays: the runner keeps them")
-def test_without_a_plays_export_the_runner_asks_for_no_keep(tmp_path: Path) -> None:
-    done = run(paths(tmp_path))
-    assert done.returncode == 2
-    assert "'kibitz results export' has no --plays here" in done.stderr and "--no-keep" in done.stderr
-    assert "+ kibitz" not in done.stderr
-
-
-@pytest.mark.skipif(not exports_plays(), reason="'kibitz results export --plays' is not in this kibitz yet: "
-                                                "the runner cannot keep its plays")
 def test_the_kept_plays_let_a_fresh_results_file_go_on(tmp_path: Path) -> None:
     files = paths(tmp_path)
     done = run(files)

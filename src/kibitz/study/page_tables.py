@@ -16,6 +16,8 @@ from kibitz.study.kept import Kept
 from kibitz.study.store import Play
 from kibitz.study.report import Line, OddsLine, check_words, format_speeds, latest_checks, summarize, summarize_odds
 
+from kibitz.difficulty import MIN_LEVEL_DEALS
+
 if TYPE_CHECKING:
     from kibitz.difficulty import Ratings
 
@@ -225,18 +227,25 @@ def deals_of(kept: Kept, line: OddsLine) -> list[int]:
 
 
 def ratings_table(ratings: Ratings) -> str:
-    """Per game and ruleset, the rated deals of each level and how many are proved winnable."""
-    from kibitz.rules import RULESETS
+    """Per game and ruleset, the deals rated, the offered deals of each level (a level with
+    too few deals is declared empty, and says how few) and how many offered deals are proved
+    winnable."""
     from kibitz.registry import games
-    out = ["| game | rules | deals rated | easy | medium | hard | proved winnable |",
-           "|---|---|---:|---:|---:|---:|---:|"]
+    from kibitz.rules import RULESETS
+    out = ["| game | rules | deals rated | easy | medium | hard | offered deals proved winnable |",
+           "|---|---|---:|---|---|---|---:|"]
     for info in games():
         for ruleset in RULESETS:
             counts = ratings.levels(info.slug, ruleset)
-            rated = sum(count.deals for count in counts)
+            empties = [count.empty for count in counts if count.empty is not None]
+            offered = sum(count.deals for count in counts)
+            rated = empties[0].deals_rated if empties else offered
             if not rated:
                 continue
+            cells = [f"empty ({count.empty.found:,})" if count.empty is not None else f"{count.deals:,}"
+                     for count in counts]
             winnable = sum(count.winnable for count in counts)
-            out.append(f"| {info.name} | {ruleset} | {rated:,} | "
-                       + " | ".join(f"{count.deals:,}" for count in counts) + f" | {winnable:,} |")
+            out.append(f"| {info.name} | {ruleset} | {rated:,} | " + " | ".join(cells) + f" | {winnable:,} |")
+    out.append(f"\nA level that fewer than {MIN_LEVEL_DEALS} rated deals reached is declared empty and not "
+               "offered: the cell gives how many reached it.")
     return "\n".join(out)
