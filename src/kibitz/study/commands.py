@@ -222,11 +222,7 @@ def run_study_command(args: argparse.Namespace) -> int:
                 solved += progress.done
                 skipped += progress.skipped
     except KeyboardInterrupt:
-        stored = store.written
-        sys.stderr.write(f"\ninterrupted: {stored:,} new results are stored in {db}; "
-                         "run the same command again to continue\n")
-        store.close()
-        return 130
+        return interrupted(store, db, "results")
     finally:
         if ray is not None:
             ray.close()   # Ray ran every plan: it stops once, after the last
@@ -277,6 +273,15 @@ def choose_backend(backend: str, address: str | None) -> RayRunner | None:
     if address is not None:
         raise KibitzError("--address is for the ray backend (add --backend ray)")
     return None
+
+
+def interrupted(store: Store, db: str, what: str) -> int:
+    """A run stopped by Ctrl-C or ``kill PID``: say what it stored and how to go on, close the
+    results file; the exit status."""
+    sys.stderr.write(f"\ninterrupted: {store.written:,} new {what} are stored in {db}; "
+                     "run the same command again to continue\n")
+    store.close()
+    return 130
 
 
 def run_report(args: argparse.Namespace) -> int:

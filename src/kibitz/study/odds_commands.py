@@ -14,8 +14,8 @@ from kibitz.arguments import whole_number
 from kibitz.deals import check_deal_number
 from kibitz.errors import KibitzError, quoted
 from kibitz.printable import printable
-from kibitz.study.commands import (DEFAULT_DB, add_runner_options, choose_backend, chosen_games, open_store,
-                                   parse_deals, registered_alike)
+from kibitz.study.commands import (DEFAULT_DB, add_runner_options, choose_backend, chosen_games, interrupted,
+                                   open_store, parse_deals, registered_alike)
 from kibitz.study.odds import MAX_SEED
 
 if TYPE_CHECKING:
@@ -185,11 +185,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
                     played += progress.done
                     skipped += progress.skipped
     except KeyboardInterrupt:
-        stored = store.written
-        sys.stderr.write(f"\ninterrupted: {stored:,} new games are stored in {db}; "
-                         "run the same command again to continue\n")
-        store.close()
-        return 130
+        return interrupted(store, db, "games")
     finally:
         if ray is not None:
             ray.close()
