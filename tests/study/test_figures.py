@@ -213,3 +213,14 @@ def test_the_figures_are_written_once_and_left_alone_when_unchanged(tmp_path: Pa
     assert (folder / "winnability.svg").stat().st_mtime_ns == before
     assert (folder / "builds.svg").read_text() == builds_figure(SPEEDS)
     assert write_figures(folder) == []
+
+
+def test_the_ratings_figure_hatches_the_levels_declared_empty() -> None:
+    from kibitz.study.figures import RatedLine, ratings_figure
+    full = ratings_figure([RatedLine("Duchess (standard)", (60, 55, 70), (False, False, False))])
+    thin = ratings_figure([RatedLine("Duchess (standard)", (60, 5, 70), (False, True, False))])
+    assert "Duchess (standard), 185 rated" in words(full) and "Duchess (standard), 135 rated" in words(thin)
+    assert "declared empty: not offered" in words(full)
+    # only the legend's swatch is hatched when no level is empty; an empty level adds a hatched bar
+    assert thin.count("<pattern") > full.count("<pattern")
+    ElementTree.fromstring(thin)

@@ -356,6 +356,52 @@ def builds_figure(speeds: Sequence[BuildSpeed]) -> str:
     return _svg(draw, 1.6 + (0.15 + 0.12 * len(builds)) * len(groups), title)
 
 
+@dataclass(frozen=True)
+class RatedLine:
+    """The rated deals of one game and ruleset, by level (easy, medium, hard): how many reached
+    each level, and whether the level is declared empty (too few to be offered)."""
+
+    label: str
+    found: tuple[int, int, int]
+    empty: tuple[bool, bool, bool]
+
+    @property
+    def rated(self) -> int:
+        return sum(self.found)
+
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+LEVEL_COLORS = ("#3a8a3a", "#d2a01e", "#a33333")
+
+
+def ratings_figure(lines: Sequence[RatedLine]) -> str:
+    """Per game and ruleset, the share of rated deals at each level as a stacked bar; a level
+    declared empty is hatched (its deals are not offered), as SVG text."""
+    if not lines:
+        raise ValueError("a ratings figure needs at least one line")
+    title = "Rated deals by level: the strong agent's wins in three tries"
+
+    def draw(figure: Figure) -> None:
+        axes = figure.add_subplot()
+        _rows_axis(axes, [f"{line.label}, {line.rated:,} rated" for line in lines])
+        for level, (name, color) in enumerate(zip(LEVEL_NAMES, LEVEL_COLORS)):
+            for row, line in enumerate(lines):
+                start = sum(line.found[:level]) / line.rated * 100 if line.rated else 0.0
+                width = line.found[level] / line.rated * 100 if line.rated else 0.0
+                axes.barh(row, width, left=start, height=0.6, color="white" if line.empty[level] else color,
+                          edgecolor=color, hatch="///" if line.empty[level] else None, linewidth=0.8,
+                          label=NO_LEGEND)
+            axes.barh(0, 0, color=color, label=name)  # the legend's swatch, whatever the first line holds
+        axes.barh(0, 0, color="white", edgecolor="#555555", hatch="///", label="declared empty: not offered")
+        axes.set_xlim(0, 100)
+        axes.grid(False, axis="y")
+        axes.set_xlabel("share of the rated deals (%)")
+        axes.set_title(title)
+        figure.legend(loc="outside lower center", ncols=4)
+
+    return _svg(draw, 1.8 + 0.38 * len(lines), title)
+
+
 # -- files ---------------------------------------------------------------------------------
 
 def read_build_speeds(path: Path) -> list[BuildSpeed]:
@@ -410,9 +456,10 @@ def write_build_speeds(path: Path, speeds: Iterable[BuildSpeed]) -> None:
 
 
 def write_figures(folder: Path, *, lines: Sequence[Line] = (), tails: Sequence[Tail] = (),
-                  odds: Sequence[OddsLine] = (), builds: Sequence[BuildSpeed] = ()) -> list[Path]:
+                  odds: Sequence[OddsLine] = (), builds: Sequence[BuildSpeed] = (),
+                  rated: Sequence[RatedLine] = ()) -> list[Path]:
     """Draw the figure of each non-empty input into ``folder`` (made if missing):
-    ``winnability.svg``, ``undecided.svg``, ``odds.svg``, ``builds.svg``, each written
+    ``winnability.svg``, ``undecided.svg``, ``odds.svg``, ``builds.svg``, ``ratings.svg``, each written
     atomically. A file that already holds its figure is left untouched. Returns the paths
     written (new or changed)."""
     drawings: list[tuple[str, Callable[[], str]]] = []
@@ -424,6 +471,8 @@ def write_figures(folder: Path, *, lines: Sequence[Line] = (), tails: Sequence[T
         drawings.append(("odds.svg", lambda: odds_figure(odds)))
     if builds:
         drawings.append(("builds.svg", lambda: builds_figure(builds)))
+    if rated:
+        drawings.append(("ratings.svg", lambda: ratings_figure(rated)))
     written = []
     for name, draw in drawings:
         text = draw()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from kibitz.study.figures import Tail, game_name
+from kibitz.study.figures import RatedLine, Tail, game_name
 from kibitz.study.kept import Kept
 from kibitz.study.store import Play
 from kibitz.study.report import Line, OddsLine, check_words, format_speeds, latest_checks, summarize, summarize_odds
@@ -249,3 +249,20 @@ def ratings_table(ratings: Ratings) -> str:
     out.append(f"\nA level that fewer than {MIN_LEVEL_DEALS} rated deals reached is declared empty and not "
                "offered: the cell gives how many reached it.")
     return "\n".join(out)
+
+
+def rated_lines(ratings: Ratings) -> list[RatedLine]:
+    """Per game and ruleset with rated deals, how many reached each level and which levels are
+    declared empty, for the ratings figure."""
+    from kibitz.registry import games
+    from kibitz.rules import RULESETS
+    found = []
+    for info in games():
+        for ruleset in RULESETS:
+            counts = ratings.levels(info.slug, ruleset)
+            reached = [count.empty.found if count.empty is not None else count.deals for count in counts]
+            empty = [count.empty is not None for count in counts]
+            if sum(reached):
+                found.append(RatedLine(f"{info.name} ({ruleset})", (reached[0], reached[1], reached[2]),
+                                       (empty[0], empty[1], empty[2])))
+    return found

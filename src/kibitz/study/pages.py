@@ -196,6 +196,6 @@ def write_figures(folder: Path, kept: Kept) -> list[Path]:
     """The pages' figures written into ``folder`` from ``kept``: the paths written."""
     from kibitz.study import figures
     odds = [line for line in tables.chosen_odds(tables.odds_lines(kept)).values()]
+    from kibitz.difficulty import ratings
     return figures.write_figures(folder, lines=tables.winnability_lines(kept), tails=tables.ordered_tails(kept),
-                                 odds=odds,
-                                 builds=kept.build_speeds)
+                                 odds=odds, builds=kept.build_speeds, rated=tables.rated_lines(ratings()))
