@@ -9,17 +9,12 @@ interval.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
+from kibitz.difficulty import MIN_LEVEL_DEALS, Ratings
 from kibitz.study.figures import RatedLine, Tail, game_name
 from kibitz.study.kept import Kept
-from kibitz.study.store import Play
 from kibitz.study.report import Line, OddsLine, check_words, format_speeds, latest_checks, summarize, summarize_odds
-
-from kibitz.difficulty import MIN_LEVEL_DEALS
-
-if TYPE_CHECKING:
-    from kibitz.difficulty import Ratings
+from kibitz.study.store import Play
 
 BUDGET_MARK = "*"
 """A strong agent's setting with its budget multiplied is named ``study*10``."""
@@ -42,11 +37,17 @@ def span(low_high: tuple[float, float], places: int = 3) -> str:
     return f"{percent(low_high[0], places)} - {percent(low_high[1], places)}"
 
 
-def winnability_lines(kept: Kept) -> list[Line]:
+_SUMMARIZED: list[tuple[Kept, tuple[Line, ...]]] = []
+"""The lines of the last kept rows summarized: every table and figure of the pages reads them."""
+
+
+def winnability_lines(kept: Kept) -> tuple[Line, ...]:
     """The winnability table's lines, in the order of the games."""
     from kibitz.study.commands import registered_alike
-    lines = summarize(kept.rows, alike=registered_alike())
-    return sorted(lines, key=lambda line: game_order(line.game, line.ruleset))
+    if not _SUMMARIZED or _SUMMARIZED[0][0] is not kept:
+        lines = summarize(kept.rows, alike=registered_alike())
+        _SUMMARIZED[:] = [(kept, tuple(sorted(lines, key=lambda line: game_order(line.game, line.ruleset))))]
+    return _SUMMARIZED[0][1]
 
 
 def limits_words(line: Line) -> str:
