@@ -16,7 +16,7 @@ the same play-outs): reading a state and generating its moves in Rust
 tuple of ``Move`` objects, and the whole ``state.legal_moves``; and ``state.apply``.
 
 With ``--csv FILE`` the rates are written to FILE too, one line per game, ruleset and build
-(``game,ruleset,build,cycles_per_second``), as ``kibitz.study.figures`` reads them for the
+(``game,ruleset,build,cycles_per_second``), as ``kibitz.study.pages.figures`` reads them for the
 figure of docs/benchmarks.md.
 
     .venv/bin/python benchmarks/core_speed.py [--seconds 2] [--rulesets standard,pysolfc] [--csv FILE]
@@ -181,7 +181,7 @@ def main() -> None:
         worker(args.worker)
         return
     import kibitz
-    from kibitz.study.figures import BuildSpeed, write_build_speeds
+    from kibitz.study.pages.figures import BuildSpeed, write_build_speeds
     slugs = args.games.split(",") if args.games else [info.slug for info in kibitz.games()]
     with tempfile.TemporaryDirectory(prefix="kibitz-no-build-") as empty:
         workers: dict[str, subprocess.Popen[str]] = {}

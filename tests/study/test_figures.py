@@ -16,7 +16,7 @@ import pytest
 
 from kibitz.errors import KibitzError
 from kibitz.study.commands import registered_alike
-from kibitz.study.figures import (BuildSpeed, Tail, builds_figure, odds_figure, read_build_speeds, tails,
+from kibitz.study.pages.figures import (BuildSpeed, Tail, builds_figure, odds_figure, read_build_speeds, tails,
                                   undecided_tail_figure, winnability_figure, write_build_speeds, write_figures)
 from kibitz.study.report import Line, OddsLine, summarize, summarize_odds
 from kibitz.study.store import Play, Row
@@ -147,7 +147,7 @@ def test_the_builds_figure_has_a_bar_per_build() -> None:
 
 
 def test_the_same_data_give_the_same_svg_in_another_process() -> None:
-    program = ("import sys; from kibitz.study.figures import BuildSpeed, builds_figure; "
+    program = ("import sys; from kibitz.study.pages.figures import BuildSpeed, builds_figure; "
                "sys.stdout.write(builds_figure([BuildSpeed('duchess', 'standard', 'python', 12345.0)]))")
     drawn = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
                            env=os.environ | {"PYTHONPATH": str(ROOT / "src")}).stdout
@@ -155,7 +155,7 @@ def test_the_same_data_give_the_same_svg_in_another_process() -> None:
 
 
 def test_the_module_imports_without_matplotlib() -> None:
-    program = "import kibitz.study.figures, sys; print('matplotlib' in sys.modules)"
+    program = "import kibitz.study.pages.figures, sys; print('matplotlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
                             env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
     assert result.stdout.strip() == "False"
@@ -216,7 +216,7 @@ def test_the_figures_are_written_once_and_left_alone_when_unchanged(tmp_path: Pa
 
 
 def test_the_ratings_figure_hatches_the_levels_declared_empty() -> None:
-    from kibitz.study.figures import RatedLine, ratings_figure
+    from kibitz.study.pages.figures import RatedLine, ratings_figure
     full = ratings_figure([RatedLine("Duchess (standard)", (60, 55, 70), (False, False, False))])
     thin = ratings_figure([RatedLine("Duchess (standard)", (60, 5, 70), (False, True, False))])
     assert "Duchess (standard), 185 rated" in words(full) and "Duchess (standard), 135 rated" in words(thin)

@@ -9,9 +9,9 @@ import pytest
 
 from kibitz.cli import main
 from kibitz.study.archive import export_rows
-from kibitz.study.kept import load
-from kibitz.study.page_tables import budget, winnability_table
-from kibitz.study.pages import BEGIN, END, PAGES, PageError, blocks, fill, regenerate
+from kibitz.study.pages.kept import load
+from kibitz.study.pages.tables import budget, winnability_table
+from kibitz.study.pages.blocks import BEGIN, END, PAGES, PageError, blocks, fill, regenerate
 from kibitz.study.store import Row, Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +100,7 @@ def test_a_page_without_its_block_is_an_error_that_names_it(tmp_path: Path, caps
 
 
 def test_the_winnability_table_counts_a_deal_once_with_its_deciding_run() -> None:
-    from kibitz.study.kept import Kept
+    from kibitz.study.pages.kept import Kept
     rows = (row(1, "unknown", 10.0), row(1, "won", 20.0), row(2, "won", 0.1))
     table = winnability_table(Kept(rows=rows))
     assert "| Duchess | standard | 2 | 2 | 0 | 0 |" in table

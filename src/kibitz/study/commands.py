@@ -291,7 +291,7 @@ def run_report(args: argparse.Namespace) -> int:
     if args.check and args.pages is None:
         raise KibitzError("--check goes with --pages DOCS")
     if args.pages is not None:
-        from kibitz.study.page_commands import run_pages
+        from kibitz.study.pages.commands import run_pages
         return run_pages(Path(args.pages), check=args.check)
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz study' first, or give --db FILE)")
@@ -303,7 +303,7 @@ def run_report(args: argparse.Namespace) -> int:
         checks = latest_checks(from_record(record) for record in store.check_records(slug))
     lines = summarize(rows, by_version=args.by_version, alike=registered_alike())
     if args.figures is not None:
-        from kibitz.study.page_commands import run_figures
+        from kibitz.study.pages.commands import run_figures
         return run_figures(args, Path(args.figures), rows)
     if args.markdown is not None:
         return report_markdown(args, lines, speeds, checks)

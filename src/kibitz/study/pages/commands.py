@@ -16,8 +16,8 @@ from kibitz.study.store import Row
 def run_pages(docs: Path, *, check: bool = False) -> int:
     """Write (or with ``check``, compare) every generated block of the pages under ``docs``
     and, when writing, the figures in ``docs/figures``."""
-    from kibitz.study.kept import load
-    from kibitz.study.pages import FIGURES, PageError, regenerate, write_figures
+    from kibitz.study.pages.kept import load
+    from kibitz.study.pages.blocks import FIGURES, PageError, regenerate, write_figures
     if not docs.is_dir():
         raise KibitzError(f"no folder {printable(str(docs))}: --pages takes the folder of the reference pages (docs)")
     kept = load(docs)
@@ -47,9 +47,9 @@ def run_pages(docs: Path, *, check: bool = False) -> int:
 def run_figures(args: argparse.Namespace, folder: Path, rows: list[Row]) -> int:
     """The figures of a results file's rows and games, written into ``folder``."""
     from kibitz.study.commands import open_store
-    from kibitz.study.kept import Kept
+    from kibitz.study.pages.kept import Kept
     from kibitz.study.loss_check import from_record
-    from kibitz.study.pages import write_figures
+    from kibitz.study.pages.blocks import write_figures
     with open_store(args.db) as store:
         plays = tuple(store.plays())
         checks = tuple(from_record(record) for record in store.check_records())

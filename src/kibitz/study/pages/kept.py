@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kibitz.study.figures import BuildSpeed, read_build_speeds
+from kibitz.study.pages.figures import BuildSpeed, read_build_speeds
 from kibitz.study.loss_check import Check, from_record
 from kibitz.study.store import Play, Row, Store
 

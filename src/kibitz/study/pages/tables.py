@@ -1,4 +1,4 @@
-"""The reference pages' tables, as Markdown, from the kept results (:mod:`kibitz.study.kept`).
+"""The reference pages' tables, as Markdown, from the kept results (:mod:`kibitz.study.pages.kept`).
 
 Each function takes every kept row and gives the text of one generated block of a page
 (:mod:`kibitz.study.pages` puts it between the block's marker lines). Nothing here is typed
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from kibitz.difficulty import MIN_LEVEL_DEALS, Ratings
-from kibitz.study.figures import RatedLine, Tail, game_name
-from kibitz.study.kept import Kept
+from kibitz.study.pages.figures import RatedLine, Tail, game_name
+from kibitz.study.pages.kept import Kept
 from kibitz.study.report import Line, OddsLine, check_words, format_speeds, latest_checks, summarize, summarize_odds
 from kibitz.study.store import Play
 
@@ -80,7 +80,7 @@ def winnability_table(kept: Kept) -> str:
 def ordered_tails(kept: Kept) -> list[Tail]:
     """The undecided tail of each line, in the order of the table's lines."""
     from kibitz.study.commands import registered_alike
-    from kibitz.study.figures import line_label, tails
+    from kibitz.study.pages.figures import line_label, tails
     order = {line_label(line.game, line.rulesets): index for index, line in enumerate(winnability_lines(kept))}
     return sorted(tails(kept.rows, registered_alike()), key=lambda tail: (order.get(tail.label, len(order)), tail.label))
 

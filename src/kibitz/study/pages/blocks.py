@@ -1,6 +1,6 @@
 """The reference pages' generated parts: every table of figures in ``docs/winnability.md``,
 ``docs/odds.md``, ``docs/difficulty.md`` and ``docs/benchmarks.md`` sits between two marker
-lines and is written from the kept results (:mod:`kibitz.study.kept`), never typed::
+lines and is written from the kept results (:mod:`kibitz.study.pages.kept`), never typed::
 
     <!-- begin generated winnability-table -->
     ...
@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kibitz.study import page_tables as tables
-from kibitz.study.figures import game_name
-from kibitz.study.kept import Kept
+from kibitz.study.pages import tables
+from kibitz.study.pages.figures import game_name
+from kibitz.study.pages.kept import Kept
 
 BEGIN = "<!-- begin generated {name} -->"
 END = "<!-- end generated {name} -->"
@@ -194,7 +194,7 @@ def regenerate(docs: Path, kept: Kept) -> tuple[dict[Path, str], list[Stale]]:
 
 def write_figures(folder: Path, kept: Kept) -> list[Path]:
     """The pages' figures written into ``folder`` from ``kept``: the paths written."""
-    from kibitz.study import figures
+    from kibitz.study.pages import figures
     odds = [line for line in tables.chosen_odds(tables.odds_lines(kept)).values()]
     from kibitz.difficulty import ratings
     return figures.write_figures(folder, lines=tables.winnability_lines(kept), tails=tables.ordered_tails(kept),
