@@ -105,6 +105,8 @@ def test_the_winnability_table_counts_a_deal_once_with_its_deciding_run() -> Non
     table = winnability_table(Kept(rows=rows))
     assert "| Duchess | standard | 2 | 2 | 0 | 0 |" in table
     assert "From 3 kept rows" in table
+    assert "Not studied yet: Grand Duchess (standard), Grand Duchess (pysolfc)," in table
+    assert ", Duchess (pysolfc)," in table and ", Duchess (standard)," not in table
 
 
 def test_a_budget_is_read_from_the_setting_name() -> None:

@@ -74,7 +74,19 @@ def winnability_table(kept: Kept) -> str:
                    f"{'+'.join(map(str, line.solver_versions))} |")
     rows = len(kept.rows)
     out.append(f"\nFrom {rows:,} kept rows; a deal counts once, with the verdict of the run that decided it.")
+    missing = unstudied(lines)
+    if missing:
+        out.append(f"Not studied yet: {', '.join(missing)}.")
     return "\n".join(out)
+
+
+def unstudied(lines: Sequence[Line]) -> list[str]:
+    """The registered games and rulesets that no line of ``lines`` stands for, in words."""
+    from kibitz.registry import games
+    from kibitz.rules import RULESETS
+    studied = {(line.game, ruleset) for line in lines for ruleset in (line.ruleset, *line.same_rules)}
+    return [f"{info.name} ({ruleset})" for info in games() for ruleset in RULESETS
+            if (info.slug, ruleset) not in studied]
 
 
 def ordered_tails(kept: Kept) -> list[Tail]:
