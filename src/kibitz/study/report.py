@@ -231,7 +231,8 @@ def format_speeds(records: Iterable[tuple[object, ...]]) -> str:
         days = sorted({day for _, day in measures})
         when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
         out.append(f"- {game} ({ruleset}), solver version {version}, {build} rules: "
-                   f"{min(rates):.2f} to {max(rates):.2f} over {len(rates):,} measures, {when}")
+                   f"{min(rates):.2f} to {max(rates):.2f} over {len(rates):,} "
+                   f"measure{'' if len(rates) == 1 else 's'}, {when}")
     return "\n".join(out)
 
 
