@@ -54,7 +54,7 @@ def test_speeds_export_import_and_report(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["report", "--db", str(tmp_path / "a.db")]) == 0
     out = capsys.readouterr().out
     assert "duchess (pysolfc), solver version" in out and "1.50 to 2.00 over 2 measures" in out
-    assert "cicely (standard)" in out and "python rules: 0.02 to 0.02 over 1 measures" in out
+    assert "cicely (standard)" in out and "python rules: 0.02 to 0.02 over 1 measure," in out
 
 
 def test_a_bad_speed_line_is_named(tmp_path: Path) -> None:
