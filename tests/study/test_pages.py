@@ -118,7 +118,7 @@ def test_the_repository_pages_agree_with_the_kept_rows() -> None:
     """Every generated table of docs/ is what the rows committed under docs/ write: a page
     edited by hand, or rows committed without writing the pages, fails here."""
     changed, stale = regenerate(DOCS, load(DOCS))
-    assert not stale, f"run 'kibitz report --pages docs': {', '.join(f'{s.page} {s.block}' for s in stale)}"
+    assert not stale, f"run 'kibitz report --pages docs': {', '.join(map(str, stale))}"
     assert not changed
 
 
@@ -132,3 +132,20 @@ def test_every_figure_a_page_shows_is_kept_beside_it() -> None:
             path = DOCS / figure
             assert path.is_file(), f"{page} shows {figure}, which is not kept: run 'kibitz report --pages docs'"
             assert path.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
+
+
+def test_the_review_averages_take_a_line_once_it_is_complete() -> None:
+    import json
+
+    from kibitz.study.pages.kept import Kept
+    from kibitz.study.pages.tables import FULL_LINE, averages_file
+    earlier = {"game": "duchess", "ruleset": "standard", "deals": 100_000, "won": 99_971, "lost": 0, "unknown": 29}
+    current = json.dumps({"format": "kibitz-winnability", "version": 1, "lines": [earlier]})
+    partial = Kept(rows=(row(1, "won", 0.1), row(2, "unknown", 10.0)))
+    data = json.loads(averages_file(partial, current))
+    assert data["lines"] == [earlier] and "the earlier table for duchess (standard)" in data["source"]
+    complete = Kept(rows=tuple(row(deal, "lost" if deal == 7 else "won", 0.1) for deal in range(1, FULL_LINE + 1)))
+    data = json.loads(averages_file(complete, current))
+    assert data["lines"] == [{"game": "duchess", "ruleset": "standard", "deals": FULL_LINE, "won": FULL_LINE - 1,
+                              "lost": 1, "unknown": 0}]
+    assert data["source"] == "docs/winnability.md: the kept rows (solver version 22)"

@@ -1,5 +1,6 @@
 """The game's average: the share of its deals the solver wins from the opening, seeing every
-card (``kibitz/data/winnability.json``, from the table of ``docs/winnability.md``). It is what
+card (``kibitz/data/winnability.json``, written from the rows kept for ``docs/winnability.md``
+by ``kibitz report --pages docs``). It is what
 the fair chance at a deal's first move comes to on average over the deals, so a review shows
 it beside that chance, the deal's luck."""
 

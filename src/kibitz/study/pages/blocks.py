@@ -158,10 +158,13 @@ def fill(document: str, texts: Mapping[str, str]) -> str:
 
 @dataclass(frozen=True)
 class Stale:
-    """A block whose text disagrees with the kept rows."""
+    """A block (or a whole data file, ``block`` empty) whose text disagrees with the kept rows."""
 
     page: str
-    block: str
+    block: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.page}: block {self.block}" if self.block else self.page
 
 
 def written(kept: Kept) -> dict[str, dict[str, str]]:
@@ -169,11 +172,26 @@ def written(kept: Kept) -> dict[str, dict[str, str]]:
     return {page: {name: writer(kept) for name, writer in writers.items()} for page, writers in PAGES.items()}
 
 
+DATA = Path("..") / "src" / "kibitz" / "data"
+"""Where, from the pages' folder, the package's data files are in a checkout."""
+DATA_FILES: Mapping[str, Callable[[Kept, str], str]] = {"winnability.json": tables.averages_file}
+"""The package's data files written from the kept rows (and their text as it is), by name."""
+
+
 def regenerate(docs: Path, kept: Kept) -> tuple[dict[Path, str], list[Stale]]:
-    """The pages under ``docs`` with their blocks written from ``kept``: the new text of each
-    page that changes, and the blocks that changed."""
+    """The pages under ``docs`` with their blocks written from ``kept``, and the package's data
+    files (:data:`DATA_FILES`) where the checkout holds them: the new text of each file that
+    changes, and the blocks (or data files) that changed."""
     changed: dict[Path, str] = {}
     stale: list[Stale] = []
+    for name, writer in DATA_FILES.items():
+        path = docs / DATA / name
+        if path.is_file():
+            held = path.read_text(encoding="utf-8")
+            text = writer(kept, held)
+            if text != held:
+                changed[path] = text
+                stale.append(Stale(f"{DATA.as_posix()}/{name}"))
     for page, texts in written(kept).items():
         path = docs / page
         document = path.read_text(encoding="utf-8")

@@ -28,7 +28,7 @@ def run_pages(docs: Path, *, check: bool = False) -> int:
     sys.stderr.write(f"read {len(kept.files):,} files of kept rows under {printable(str(docs))}\n")
     if check:
         for block in stale:
-            sys.stdout.write(f"{block.page}: block {block.block} disagrees with the kept rows\n")
+            sys.stdout.write(f"{block} disagrees with the kept rows\n")
         if stale:
             sys.stdout.write(f"run 'kibitz report --pages {printable(str(docs))}' to write them\n")
             return 1
@@ -37,7 +37,7 @@ def run_pages(docs: Path, *, check: bool = False) -> int:
     for path, text in changed.items():
         write_atomically(path, text, newline="")
     for block in stale:
-        sys.stderr.write(f"{block.page}: block {block.block} written\n")
+        sys.stderr.write(f"{block} written\n")
     paths = write_figures(docs / FIGURES, kept)
     sys.stderr.write(f"{len(stale):,} tables written, {len(paths):,} figures written in "
                      f"{printable(str(docs / FIGURES))}\n")
