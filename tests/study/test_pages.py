@@ -109,6 +109,14 @@ def test_the_winnability_table_counts_a_deal_once_with_its_deciding_run() -> Non
     assert ", Duchess (pysolfc)," in table and ", Duchess (standard)," not in table
 
 
+def test_the_odds_budget_is_the_least_that_ten_times_more_does_not_beat() -> None:
+    from kibitz.study.pages.tables import chosen_budget
+    assert chosen_budget({1: (97, 100), 10: (96, 100)}) == "1x"
+    assert chosen_budget({1: (8, 30), 10: (17, 30), 100: (20, 30)}) == "10x"
+    assert chosen_budget({1: (8, 30), 10: (25, 30)}) == "10x (still gaining: the largest measured)"
+    assert chosen_budget({1: (8, 30)}) == "not measured yet"
+
+
 def test_a_budget_is_read_from_the_setting_name() -> None:
     assert budget("study") == 1 and budget("study*10") == 10 and budget("hint*100") == 100
     assert budget("study*") == 1

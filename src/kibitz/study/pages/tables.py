@@ -198,20 +198,22 @@ def odds_table(kept: Kept) -> str:
 
 
 def budget_table(kept: Kept) -> str:
-    """Per game and ruleset, the strong agent at each budget on the deals every budget played."""
+    """Per game and ruleset, the strong agent at each budget on the deals every budget played,
+    and the budget the odds take by :func:`chosen_budget`."""
     lines = [line for line in odds_lines(kept) if line.agent == "strong"]
     budgets = sorted({budget(line.setting) for line in lines})
     if len(budgets) < 2:
         return "No budget comparison is kept yet (`scripts/odds --steps budget`)."
     from kibitz.intervals import wilson
     out = ["| game | rules | deals | " + " | ".join(f"{factor}x: won (95% interval), CPU s a game"
-                                                   for factor in budgets) + " |",
-           "|---|---|---:|" + "---|" * len(budgets)]
+                                                   for factor in budgets) + " | the odds' budget |",
+           "|---|---|---:|" + "---|" * len(budgets) + "---|"]
     keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
     for game, ruleset in keys:
         by_budget = {budget(line.setting): line for line in lines if (line.game, line.ruleset) == (game, ruleset)}
         common = set.intersection(*(set(deals_of(kept, line)) for line in by_budget.values()))
         cells = []
+        counts: dict[int, tuple[int, int]] = {}
         for factor in budgets:
             line = by_budget.get(factor)
             if line is None or not common:
@@ -219,11 +221,30 @@ def budget_table(kept: Kept) -> str:
                 continue
             games = [play for play in plays_of(kept, line) if play.deal in common]
             won = sum(play.won for play in games)
+            counts[factor] = (won, len(games))
             seconds = sum(play.cpu_seconds for play in games) / len(games)
             cells.append(f"{won} of {len(games)} ({span(wilson(won, len(games)), 0)}), {seconds:.1f}")
         ruleset_words = next(iter(by_budget.values())).rulesets
-        out.append(f"| {game_name(game)} | {ruleset_words} | {len(common):,} | " + " | ".join(cells) + " |")
+        out.append(f"| {game_name(game)} | {ruleset_words} | {len(common):,} | " + " | ".join(cells)
+                   + f" | {chosen_budget(counts)} |")
+    out.append("\nThe odds' budget is the least budget whose next (ten times more) wins no more often than the "
+               "top of its 95% interval; where every step still gains, the largest measured, said so.")
     return "\n".join(out)
+
+
+def chosen_budget(counts: dict[int, tuple[int, int]]) -> str:
+    """The least budget the next measured one does not beat beyond its 95% interval (``counts``:
+    wins and games by budget), in words; the largest measured, said so, where each step gains."""
+    from kibitz.intervals import wilson
+    factors = sorted(counts)
+    if len(factors) < 2:
+        return "not measured yet"
+    for factor, following in zip(factors, factors[1:]):
+        won, games = counts[factor]
+        more, more_games = counts[following]
+        if more / more_games <= wilson(won, games)[1]:
+            return f"{factor}x"
+    return f"{factors[-1]}x (still gaining: the largest measured)"
 
 
 def plays_of(kept: Kept, line: OddsLine) -> list[Play]:
