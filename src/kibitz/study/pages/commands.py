@@ -39,9 +39,14 @@ def run_pages(docs: Path, *, check: bool = False) -> int:
     for block in stale:
         sys.stderr.write(f"{block} written\n")
     paths = write_figures(docs / FIGURES, kept)
-    sys.stderr.write(f"{len(stale):,} tables written, {len(paths):,} figures written in "
+    sys.stderr.write(f"{plural(len(stale), 'table')} written; {plural(len(paths), 'figure')} written in "
                      f"{printable(str(docs / FIGURES))}\n")
     return 0
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 table``, ``2 tables``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def run_figures(args: argparse.Namespace, folder: Path, rows: list[Row]) -> int:
