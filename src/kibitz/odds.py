@@ -1,9 +1,10 @@
 """The published odds of each game: how often a fair strong player wins it, and how many of its
 deals can be won seeing every card.
 
-The figures ship with the package (``kibitz/data/odds.json``): for now the earlier measure
-kept in ``docs/history.md`` (agent version 2), until the odds of ``docs/odds.md`` are measured
-(``kibitz odds``: :mod:`kibitz.study.odds`). Per game and ruleset:
+The figures ship with the package (``kibitz/data/odds.json``), written by ``kibitz report
+--pages docs``: a game and ruleset's line from the kept rows of ``docs/odds.md`` once the strong
+agent has played 2,000 of its deals, the earlier measure kept in ``docs/history.md`` until then
+(``made.lines`` says which). Per game and ruleset:
 
 - **fair**: the strong agent's wins out of the deals it played, seeing only the player's view;
   its 95% Wilson interval follows from the two counts;

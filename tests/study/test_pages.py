@@ -146,7 +146,7 @@ def test_the_review_averages_take_a_line_once_it_is_complete() -> None:
     import json
 
     from kibitz.study.pages.kept import Kept
-    from kibitz.study.pages.tables import FULL_LINE, averages_file
+    from kibitz.study.pages.data import FULL_LINE, averages_file
     earlier = {"game": "duchess", "ruleset": "standard", "deals": 100_000, "won": 99_971, "lost": 0, "unknown": 29}
     current = json.dumps({"format": "kibitz-winnability", "version": 1, "lines": [earlier]})
     partial = Kept(rows=(row(1, "won", 0.1), row(2, "unknown", 10.0)))
@@ -157,3 +157,30 @@ def test_the_review_averages_take_a_line_once_it_is_complete() -> None:
     assert data["lines"] == [{"game": "duchess", "ruleset": "standard", "deals": FULL_LINE, "won": FULL_LINE - 1,
                               "lost": 1, "unknown": 0}]
     assert data["source"] == "docs/winnability.md: the kept rows (solver version 22)"
+
+
+def test_the_start_page_odds_take_a_line_once_it_holds_two_thousand_games() -> None:
+    import json
+
+    from kibitz.study.pages.data import FULL_LINE, FULL_ODDS, odds_file
+    from kibitz.study.pages.kept import Kept
+    from kibitz.study.store import Play
+    earlier = {"fair": {"wins": 354, "deals": 500}, "thoughtful": {"deals": 500, "low": 0.98, "high": 1.0}}
+    current = json.dumps({"format": "kibitz-odds", "format_version": 1, "source": "x", "made": {"date": "then"},
+                          "games": {"duchess": {"standard": earlier}}})
+    study = tuple(row(deal, "won", 0.1) for deal in range(1, FULL_LINE + 1))
+
+    def plays(count: int) -> tuple[Play, ...]:
+        return tuple(Play("duchess", "standard", "strong", "study", 0, deal, deal % 4 != 0,
+                          "won" if deal % 4 else "no move left", 150, 1.0, 3, 22, 1, "0.2.0")
+                     for deal in range(1, count + 1))
+
+    data = json.loads(odds_file(Kept(rows=study, plays=plays(FULL_ODDS - 1)), current))
+    assert data["games"]["duchess"]["standard"] == earlier
+    assert data["made"]["lines"]["duchess/standard"].startswith("the earlier measure")
+    data = json.loads(odds_file(Kept(rows=study, plays=plays(FULL_ODDS)), current))
+    fair = data["games"]["duchess"]["standard"]["fair"]
+    assert fair == {"wins": FULL_ODDS * 3 // 4, "deals": FULL_ODDS}
+    assert data["games"]["duchess"]["standard"]["thoughtful"]["deals"] == FULL_LINE
+    assert data["made"]["lines"]["duchess/standard"].startswith("docs/odds.md: the strong agent (study setting")
+    assert data["made"]["date"] == "then"

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kibitz.study.pages import tables
+from kibitz.study.pages import data, tables
 from kibitz.study.pages.figures import game_name
 from kibitz.study.pages.kept import Kept
 
@@ -174,7 +174,8 @@ def written(kept: Kept) -> dict[str, dict[str, str]]:
 
 DATA = Path("..") / "src" / "kibitz" / "data"
 """Where, from the pages' folder, the package's data files are in a checkout."""
-DATA_FILES: Mapping[str, Callable[[Kept, str], str]] = {"winnability.json": tables.averages_file}
+DATA_FILES: Mapping[str, Callable[[Kept, str], str]] = {"winnability.json": data.averages_file,
+                                                         "odds.json": data.odds_file}
 """The package's data files written from the kept rows (and their text as it is), by name."""
 
 

@@ -301,34 +301,3 @@ def rated_lines(ratings: Ratings) -> list[RatedLine]:
                                        (empty[0], empty[1], empty[2])))
     return found
 
-
-FULL_LINE = 100_000
-"""The deals of a complete winnability line: the review's averages take a line from the kept
-rows once it holds them all."""
-
-
-def averages_file(kept: Kept, current: str) -> str:
-    """The package's ``winnability.json`` (the review's game averages, :mod:`kibitz.analysis.averages`):
-    each game and ruleset from its kept line once the line holds deals 1-100,000, from the
-    file as it is (``current``) until then; the file says which lines come from where."""
-    import json
-    from kibitz.registry import games
-    from kibitz.rules import RULESETS
-    held = {(line["game"], line["ruleset"]): line for line in json.loads(current)["lines"]}
-    lines = {(line.game, ruleset): line for line in winnability_lines(kept)
-             for ruleset in (line.ruleset, *line.same_rules) if line.deals >= FULL_LINE}
-    out, earlier = [], []
-    for info in games():
-        for ruleset in RULESETS:
-            line = lines.get((info.slug, ruleset))
-            if line is not None:
-                out.append({"game": info.slug, "ruleset": ruleset, "deals": line.deals, "won": line.won,
-                            "lost": line.lost, "unknown": line.unknown})
-            elif (info.slug, ruleset) in held:
-                out.append(held[(info.slug, ruleset)])
-                earlier.append(f"{info.slug} ({ruleset})")
-    versions = sorted({version for line in lines.values() for version in line.solver_versions})
-    source = (f"docs/winnability.md: the kept rows (solver version {'+'.join(map(str, versions))})"
-              + (f"; the earlier table for {', '.join(earlier)}" if earlier else ""))
-    return json.dumps({"format": "kibitz-winnability", "version": 2, "source": source, "lines": out},
-                      indent=1) + "\n"
