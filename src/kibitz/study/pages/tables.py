@@ -154,12 +154,13 @@ def odds_lines(kept: Kept) -> list[OddsLine]:
 
 
 def chosen_odds(lines: Iterable[OddsLine]) -> dict[tuple[str, str, str], OddsLine]:
-    """Per game, ruleset and agent, the line of most games (of two, the larger budget)."""
+    """Per game, ruleset and agent, the line of most games: the odds step's (of two with as many,
+    the smaller budget, the one the odds step plays unless the budget step chose more)."""
     chosen: dict[tuple[str, str, str], OddsLine] = {}
     for line in lines:
         key = (line.game, line.ruleset, line.agent)
         held = chosen.get(key)
-        if held is None or (line.games, budget(line.setting)) > (held.games, budget(held.setting)):
+        if held is None or (line.games, -budget(line.setting)) > (held.games, -budget(held.setting)):
             chosen[key] = line
     return chosen
 
