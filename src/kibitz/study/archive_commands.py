@@ -140,7 +140,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_check_losses(args: argparse.Namespace) -> int:
-    """``kibitz results check-losses``: the proved losses not yet checked within this limit."""
+    """``kibitz results check-losses``: the proved losses not yet checked within this limit, those
+    of the fewest positions (in the solver's proof) first."""
     from kibitz.registry import find
     from kibitz.study.commands import open_store
     from kibitz.study.loss_check import CHECKER_VERSION, DEFAULT_LIMIT, CheckPlan, as_record, from_record
@@ -150,15 +151,17 @@ def run_check_losses(args: argparse.Namespace) -> int:
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
     game = find(args.game).slug if args.game is not None else None
     with open_store(args.db) as store:
-        lost: dict[tuple[str, str], dict[int, None]] = {}
+        lost: dict[tuple[str, str], dict[int, int]] = {}
         for row in store.rows(game, moves=False):
             if row.outcome == "lost":
-                lost.setdefault((row.game, row.ruleset), {})[row.deal] = None
+                line = lost.setdefault((row.game, row.ruleset), {})
+                line[row.deal] = min(line.get(row.deal, row.states), row.states)
         checks = [from_record(record) for record in store.check_records(game)]
         done = {(check.game, check.ruleset, check.deal) for check in checks if check.checker_version == CHECKER_VERSION
                 and (check.verdict != "unknown" or check.limit >= limit)}
         for (slug, ruleset), deals in sorted(lost.items()):
-            todo = [deal for deal in deals if (slug, ruleset, deal) not in done]
+            # the smallest proofs first: most losses are confirmed in moments, the big ones last
+            todo = sorted((deal for deal in deals if (slug, ruleset, deal) not in done), key=lambda deal: deals[deal])
             sys.stderr.write(f"{slug} ({ruleset}): {len(deals):,} proved lost, {len(todo):,} to check\n")
             if not todo:
                 continue
