@@ -58,3 +58,16 @@ def test_checks_are_stored_exported_imported_and_reported(tmp_path: Path, capsys
         assert read.merge_into(copy) == (0, 0)
     assert main(["results", "check-losses", "--db", db]) == 0  # checked already: nothing to do
     assert "1 proved lost, 0 to check" in capsys.readouterr().err
+
+
+def test_the_smallest_proofs_are_checked_first_and_the_checked_ones_not_again() -> None:
+    from kibitz.study.archive_commands import losses_to_check
+    from kibitz.study.store import Row
+
+    def lost(deal: int, positions: int, ruleset: str = "standard") -> Row:
+        return Row("kingsdown-eights", ruleset, deal, "lost", None, (), positions, positions, 1.0, 10.0, 22, 1)
+
+    rows = [lost(5, 900), lost(9, 12), lost(3, 5_000), lost(7, 12), lost(5, 800),
+            Row("kingsdown-eights", "standard", 4, "won", None, (), 1, 1, 0.1, 10.0, 22, 1), lost(2, 1, "pysolfc")]
+    found = losses_to_check(rows, {("kingsdown-eights", "standard", 3)})
+    assert found == {("kingsdown-eights", "pysolfc"): (1, [2]), ("kingsdown-eights", "standard"): (4, [7, 9, 5])}

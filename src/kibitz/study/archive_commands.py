@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kibitz.arguments import whole_number
 from kibitz.errors import KibitzError
 from kibitz.printable import printable
+
+if TYPE_CHECKING:
+    from kibitz.study.store import Row
 
 RESULTS_EPILOG = """\
 export writes the rows of a results file (one per deal, solver version and rules
@@ -139,6 +144,21 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def losses_to_check(rows: Iterable[Row], done: set[tuple[str, str, int]]
+                    ) -> dict[tuple[str, str], tuple[int, list[int]]]:
+    """Per game and ruleset, in order: the deals proved lost, and those of them not in ``done``
+    in the order to check them, the proofs of fewest positions first (most losses are
+    confirmed in moments, the big ones come last)."""
+    lost: dict[tuple[str, str], dict[int, int]] = {}
+    for row in rows:
+        if row.outcome == "lost":
+            line = lost.setdefault((row.game, row.ruleset), {})
+            line[row.deal] = min(line.get(row.deal, row.states), row.states)
+    return {(slug, ruleset): (len(deals), sorted((deal for deal in deals if (slug, ruleset, deal) not in done),
+                                                 key=lambda deal: (deals[deal], deal)))
+            for (slug, ruleset), deals in sorted(lost.items())}
+
+
 def run_check_losses(args: argparse.Namespace) -> int:
     """``kibitz results check-losses``: the proved losses not yet checked within this limit, those
     of the fewest positions (in the solver's proof) first."""
@@ -151,18 +171,11 @@ def run_check_losses(args: argparse.Namespace) -> int:
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
     game = find(args.game).slug if args.game is not None else None
     with open_store(args.db) as store:
-        lost: dict[tuple[str, str], dict[int, int]] = {}
-        for row in store.rows(game, moves=False):
-            if row.outcome == "lost":
-                line = lost.setdefault((row.game, row.ruleset), {})
-                line[row.deal] = min(line.get(row.deal, row.states), row.states)
         checks = [from_record(record) for record in store.check_records(game)]
         done = {(check.game, check.ruleset, check.deal) for check in checks if check.checker_version == CHECKER_VERSION
                 and (check.verdict != "unknown" or check.limit >= limit)}
-        for (slug, ruleset), deals in sorted(lost.items()):
-            # the smallest proofs first: most losses are confirmed in moments, the big ones last
-            todo = sorted((deal for deal in deals if (slug, ruleset, deal) not in done), key=lambda deal: deals[deal])
-            sys.stderr.write(f"{slug} ({ruleset}): {len(deals):,} proved lost, {len(todo):,} to check\n")
+        for (slug, ruleset), (deals, todo) in losses_to_check(store.rows(game, moves=False), done).items():
+            sys.stderr.write(f"{slug} ({ruleset}): {deals:,} proved lost, {len(todo):,} to check\n")
             if not todo:
                 continue
             progress = Progress(total=len(todo), stream=sys.stderr)
