@@ -212,7 +212,8 @@ def budget_table(kept: Kept) -> str:
     keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
     for game, ruleset in keys:
         by_budget = {budget(line.setting): line for line in lines if (line.game, line.ruleset) == (game, ruleset)}
-        common = set.intersection(*(set(deals_of(kept, line)) for line in by_budget.values()))
+        games_of = {factor: plays_of(kept, line) for factor, line in by_budget.items()}
+        common = set.intersection(*({play.deal for play in games} for games in games_of.values()))
         cells = []
         counts: dict[int, tuple[int, int]] = {}
         for factor in budgets:
@@ -220,7 +221,7 @@ def budget_table(kept: Kept) -> str:
             if line is None or not common:
                 cells.append("-")
                 continue
-            games = [play for play in plays_of(kept, line) if play.deal in common]
+            games = [play for play in games_of[factor] if play.deal in common]
             won = sum(play.won for play in games)
             counts[factor] = (won, len(games))
             seconds = sum(play.cpu_seconds for play in games) / len(games)
@@ -255,10 +256,6 @@ def plays_of(kept: Kept, line: OddsLine) -> list[Play]:
             and play.ruleset in rulesets and play.agent == line.agent and play.setting == line.setting
             and (play.agent_version, play.solver_version, play.rules_version)
             == (line.agent_version, line.solver_version, line.rules_version)]
-
-
-def deals_of(kept: Kept, line: OddsLine) -> list[int]:
-    return [play.deal for play in plays_of(kept, line)]
 
 
 def ratings_table(ratings: Ratings) -> str:
