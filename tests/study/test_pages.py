@@ -184,3 +184,22 @@ def test_the_start_page_odds_take_a_line_once_it_holds_two_thousand_games() -> N
     assert data["games"]["duchess"]["standard"]["thoughtful"]["deals"] == FULL_LINE
     assert data["made"]["lines"]["duchess/standard"].startswith("docs/odds.md: the strong agent (study setting")
     assert data["made"]["date"] == "then"
+
+
+def test_the_budget_table_says_when_a_game_has_not_played_the_whole_step() -> None:
+    from kibitz.study.pages.kept import Kept
+    from kibitz.study.pages.tables import budget_table
+    from kibitz.study.store import Play
+
+    def play(game: str, setting: str, deal: int, won: bool) -> Play:
+        return Play(game, "standard", "strong", setting, 0, deal, won, "won" if won else "stuck", 100, 1.0,
+                    3, 22, 1, "0.2.0")
+
+    plays = [play(game, setting, deal, deal % 10 != 0) for game, deals in (("duchess", 40), ("cicely", 20))
+             for setting in ("study", "study*10") for deal in range(1, deals + 1)]
+    table = budget_table(Kept(plays=tuple(plays)))
+    assert "| Duchess | standard | 40 | 36 of 40" in table
+    duchess = next(line for line in table.splitlines() if line.startswith("| Duchess |"))
+    cicely = next(line for line in table.splitlines() if line.startswith("| Cicely |"))
+    assert duchess.endswith("| 1x |")
+    assert cicely.endswith("| 1x so far (20 of 40 deals) |")

@@ -210,10 +210,14 @@ def budget_table(kept: Kept) -> str:
                                                    for factor in budgets) + " | the odds' budget |",
            "|---|---|---:|" + "---|" * len(budgets) + "---|"]
     keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
+    rows: list[tuple[str, str, dict[int, OddsLine], dict[int, list[Play]], set[int]]] = []
     for game, ruleset in keys:
         by_budget = {budget(line.setting): line for line in lines if (line.game, line.ruleset) == (game, ruleset)}
         games_of = {factor: plays_of(kept, line) for factor, line in by_budget.items()}
         common = set.intersection(*({play.deal for play in games} for games in games_of.values()))
+        rows.append((game, ruleset, by_budget, games_of, common))
+    most = max(len(common) for *_, common in rows)
+    for game, ruleset, by_budget, games_of, common in rows:
         cells = []
         counts: dict[int, tuple[int, int]] = {}
         for factor in budgets:
@@ -227,10 +231,14 @@ def budget_table(kept: Kept) -> str:
             seconds = sum(play.cpu_seconds for play in games) / len(games)
             cells.append(f"{won} of {len(games)} ({span(wilson(won, len(games)), 0)}), {seconds:.1f}")
         ruleset_words = next(iter(by_budget.values())).rulesets
+        chosen = chosen_budget(counts)
+        if 0 < len(common) < most:
+            chosen += f" so far ({len(common):,} of {most:,} deals)"
         out.append(f"| {game_name(game)} | {ruleset_words} | {len(common):,} | " + " | ".join(cells)
-                   + f" | {chosen_budget(counts)} |")
+                   + f" | {chosen} |")
     out.append("\nThe odds' budget is the least budget whose next (ten times more) wins no more often than the "
-               "top of its 95% interval; where every step still gains, the largest measured, said so.")
+               "top of its 95% interval; where every step still gains, the largest measured, said so; \"so far\" "
+               "where a game has played fewer of the step's deals than another.")
     return "\n".join(out)
 
 
