@@ -95,7 +95,7 @@ def main(argv: list[str]) -> int:
                            "rated N covered N (deals 1 to N all rated)")
     task.add_argument("--next", nargs=2, metavar=("GAME", "RULESET"),
                       help="print the deals to play next (A-B), or nothing once every level holds 50 deals "
-                           "or --max-deals are rated")
+                           "or could not by --max-deals (the top of its 95%% interval), or --max-deals are rated")
     task.add_argument("--verdicts-only", action="store_true",
                       help="derive only the winnable fields of the ratings file --out again from the solver's rows "
                            "in --db, replaying nothing")

@@ -19,7 +19,8 @@ import kibitz
 from kibitz.difficulty import MIN_LEVEL_DEALS, EmptyLevel, NoRatedDealError, parse_ratings
 from kibitz.errors import KibitzError
 from kibitz.study.odds import versions_of
-from kibitz.study.ratings import (Rater, format_ratings, line_entry, next_block, rate_line, ratings_file, verdicts,
+from kibitz.study.ratings import (Rater, format_ratings, line_entry, next_block, rate_line, ratings_file, settled,
+                                  verdicts,
                                   with_verdicts, withhold_thin_levels)
 from kibitz.study.store import Play, Row, Store
 
@@ -89,12 +90,26 @@ def test_blocks_go_on_until_every_level_holds_enough_deals_or_the_cap() -> None:
     assert next_block(short, 400, 200, 5000) == (401, 600)
     assert next_block(short, 457, 200, 5000) == (458, 600)       # a block left unfinished is finished first
     assert next_block(short, 4900, 200, 5000) == (4901, 5000)
-    assert next_block(short, 4950, 300, 5000) == (4951, 5000)    # the cap cuts the last block
+    assert next_block(short, 4900, 300, 5000) == (4901, 5000)    # the cap cuts the last block
     assert next_block(short, 5000, 200, 5000) is None            # the cap: medium will be declared empty
     assert next_block({"easy": 50, "medium": 50, "hard": 50}, 150, 200, 5000) is None
-    assert next_block({"easy": 500}, 500, 200, 5000) == (501, 600)   # a level never met counts as none
+    assert next_block({"easy": 200}, 200, 200, 5000) == (201, 400)   # a level never met counts as none
     with pytest.raises(KibitzError, match="at least one deal"):
         next_block(short, 0, 0, 5000)
+
+
+def test_a_level_too_rare_to_reach_enough_deals_by_the_cap_stops_the_blocks_early() -> None:
+    # none of 200 deals hard: at the top of its interval (1.9%) 4,800 more deals would give 50 or more
+    assert next_block({"easy": 180, "medium": 50, "hard": 0}, 200, 200, 5000) == (201, 400)
+    # none of 400: the top of the interval (0.95%) gives fewer than 50 by the cap, so it is settled empty
+    assert next_block({"easy": 350, "medium": 50, "hard": 0}, 400, 200, 5000) is None
+    # a rare level seen now and then goes on while the top of its interval still reaches 50
+    assert next_block({"easy": 350, "medium": 50, "hard": 3}, 400, 200, 5000) == (401, 600)
+    # one level short, its share too small for the deals left
+    assert next_block({"easy": 900, "medium": 49, "hard": 51}, 1000, 200, 1010) is None
+    assert next_block({"easy": 900, "medium": 49, "hard": 51}, 1000, 200, 1200) == (1001, 1200)
+    # a level that has its deals is settled whatever its share
+    assert settled(50, 5000, 5000) and not settled(0, 0, 5000) and settled(0, 400, 5000) and not settled(0, 300, 5000)
 
 
 def load_rate_deals() -> Any:
@@ -119,7 +134,9 @@ def test_the_counts_and_the_next_block_are_printed_for_the_runner(tmp_path: Path
         add_plays(store, "duchess", levels_of(120, 60, 20))
     assert told("--counts", "Duchess", "standard") == "easy 120 medium 60 hard 20 rated 200 covered 200"
     assert told("--next", "duchess", "standard") == "201-400"
-    assert told("--next", "duchess", "standard", "--block", "150", "--max-deals", "250") == "201-250"
+    assert told("--next", "duchess", "standard", "--block", "150", "--max-deals", "250") == ""  # hard: too few by 250
+    assert told("--next", "duchess", "standard", "--block", "150", "--max-deals", "1000") == "201-300"
+    assert told("--next", "duchess", "standard", "--block", "300", "--max-deals", "250") == ""
     assert told("--next", "duchess", "standard", "--max-deals", "200") == ""
     with Store(db) as store:
         add_plays(store, "duchess", levels_of(0, 0, 30, first=201))

@@ -1,7 +1,7 @@
 """``scripts/ratings``, the rating runner, on a few deals of Parisienne: it reads the solver's
-verdicts in first, plays block after block with the three seeds until the cap, declares the
-levels still short of 50 deals empty, writes the ratings file, and resumes without playing
-again; with the plays kept (``kibitz results export --plays``) a fresh results file goes on
+verdicts in first, plays a block with the three seeds, stops once no level could reach 50 deals
+by the cap, declares the levels still short of 50 deals empty, writes the ratings file, and
+resumes without playing again; with the plays kept (``kibitz results export --plays``) a fresh results file goes on
 from them."""
 
 from __future__ import annotations
@@ -49,26 +49,26 @@ def played(done: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def check_ratings(path: str) -> None:
-    """Three deals rated: too few for any level, so every level is empty and the deals are kept
-    for the deal of the day only, with the kept verdicts."""
+    """The first block's two deals rated: too few for any level, and the cap of three deals could
+    not change that, so every level is empty and the deals are kept for the deal of the day only,
+    with the kept verdicts."""
     data = json.loads(Path(path).read_text("utf-8"))
     ratings = parse_ratings(data)
     line = data["games"]["parisienne"]["standard"]
     assert line["deals"] == [] and ratings.deals("parisienne", "standard") == ()
     assert set(line["empty"]) == {"easy", "medium", "hard"}
-    assert {reason["deals_rated"] for reason in line["empty"].values()} == {3}
-    assert line["daily"] == [{"deal": 1, "winnable": True}, {"deal": 2, "winnable": None},
-                             {"deal": 3, "winnable": True}]
+    assert {reason["deals_rated"] for reason in line["empty"].values()} == {2}
+    assert line["daily"] == [{"deal": 1, "winnable": True}, {"deal": 2, "winnable": None}]
     assert data["made"]["run"] == {"block": 2, "max_deals": 3} and data["made"]["seeds"] == [0, 1, 2]
 
 
-def test_the_runner_plays_blocks_until_the_cap_and_declares_the_short_levels_empty(tmp_path: Path) -> None:
+def test_the_runner_stops_when_no_level_can_fill_and_declares_the_short_levels_empty(tmp_path: Path) -> None:
     files = paths(tmp_path)
     done = run(files, "--no-keep")
     assert done.returncode == 0, done.stderr
     assert "+ kibitz results import" in done.stderr
-    assert played(done) == [f"{deals} seed {seed}" for deals in ("1-2", "3-3") for seed in (0, 1, 2)]
-    assert "parisienne (standard): easy" in done.stderr and "rated 3 covered 3" in done.stderr
+    assert played(done) == [f"1-2 seed {seed}" for seed in (0, 1, 2)]
+    assert "parisienne (standard): easy" in done.stderr and "rated 2 covered 2" in done.stderr
     check_ratings(files["KIBITZ_RATINGS_OUT"])
     again = run(files, "--no-keep")   # resumed: every line is done, nothing is played again
     assert again.returncode == 0, again.stderr
@@ -89,7 +89,7 @@ def test_the_kept_plays_let_a_fresh_results_file_go_on(tmp_path: Path) -> None:
     done = run(files)
     assert done.returncode == 0, done.stderr
     kept = Path(files["KIBITZ_RATINGS_KEPT"]) / "parisienne-standard.csv.gz"
-    assert kept.is_file() and len(played(done)) == 6
+    assert kept.is_file() and len(played(done)) == 3
     fresh = files | {"KIBITZ_RATINGS_DB": str(tmp_path / "fresh.db")}
     again = run(fresh)
     assert again.returncode == 0, again.stderr

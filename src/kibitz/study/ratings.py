@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from kibitz.difficulty import FORMAT, FORMAT_VERSION, LEVELS, MIN_LEVEL_DEALS, Level, RatedDeal, Thresholds
 from kibitz.errors import KibitzError
+from kibitz.intervals import wilson
 from kibitz.study.store import Play, Store
 
 THRESHOLDS = Thresholds(easy=0.6, hard=0.3)
@@ -155,14 +156,25 @@ def rate_line(store: Store, slug: str, ruleset: str, rater: Rater = Rater(), ver
 def next_block(counts: Mapping[Level, int], covered: int, block: int, max_deals: int) -> tuple[int, int] | None:
     """The deals to play next for a game and ruleset whose levels hold ``counts`` rated deals,
     deals 1 to ``covered`` all rated: the rest of the block of ``block`` deals that ``covered``
-    ends in, up to ``max_deals``; ``None`` when every level holds
-    :data:`~kibitz.difficulty.MIN_LEVEL_DEALS` deals or ``max_deals`` are rated (the levels still
-    short are then declared empty)."""
+    ends in, up to ``max_deals``; ``None`` when every level is settled (:func:`settled`) or
+    ``max_deals`` are rated (the levels still short are then declared empty)."""
     if block < 1 or max_deals < 1:
         raise KibitzError(f"a block and the cap must be at least one deal, not {block} and {max_deals}")
-    if all(counts.get(level, 0) >= MIN_LEVEL_DEALS for level in LEVELS) or covered >= max_deals:
+    if all(settled(counts.get(level, 0), covered, max_deals) for level in LEVELS) or covered >= max_deals:
         return None
     return covered + 1, min((covered // block + 1) * block, max_deals)
+
+
+def settled(found: int, covered: int, max_deals: int) -> bool:
+    """Whether a level that ``found`` of the first ``covered`` deals reached needs no more
+    deals: it holds :data:`~kibitz.difficulty.MIN_LEVEL_DEALS`, or it would not reach them by
+    ``max_deals`` even were its share of the deals still to rate the top of its 95% Wilson
+    interval (so it will be declared empty, and rating on to the cap would not change that)."""
+    if found >= MIN_LEVEL_DEALS:
+        return True
+    if covered == 0:
+        return False
+    return found + wilson(found, covered)[1] * (max_deals - covered) < MIN_LEVEL_DEALS
 
 
 def deal_entry(rated: RatedDeal) -> dict[str, Any]:
