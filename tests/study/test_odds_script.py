@@ -30,7 +30,7 @@ def dry_run(*options: str, environment: dict[str, str] | None = None) -> list[li
     return [shlex.split(line)[1:] for line in printed]
 
 
-def played(commands: list[list[str]]) -> list[tuple[str, str, str, int | None, tuple[str, ...], str]]:
+def played(commands: list[list[str]]) -> list[tuple[str, str, str, int | str | None, tuple[str, ...], str]]:
     """Each ``kibitz odds`` among ``commands``: game, ruleset, deals, budget, agents and results file."""
     parser = build_parser()
     runs = []
@@ -59,7 +59,7 @@ def test_the_dry_run_prints_the_budget_step_then_the_odds_step_over_every_game_a
     assert [(game, ruleset, agents) for game, ruleset, _, _, agents, _ in runs[len(budget):]] == odds
     for _, _, deals, factor, agents, results in runs[len(budget):]:
         assert parse_deals(deals) == list(range(1, 2001 if agents == ("strong",) else 10_001))
-        assert factor == (1 if agents == ("strong",) else None) and results == db
+        assert factor == ("chosen" if agents == ("strong",) else None) and results == db
     assert all(command[-2:] == ["--workers", "2"] for command in commands if command[0] == "odds")
     parser = build_parser()
     exports = [parser.parse_args(command) for command in commands if command[:2] == ["results", "export"]]

@@ -110,11 +110,12 @@ def test_the_winnability_table_counts_a_deal_once_with_its_deciding_run() -> Non
 
 
 def test_the_odds_budget_is_the_least_that_ten_times_more_does_not_beat() -> None:
-    from kibitz.study.pages.tables import chosen_budget
-    assert chosen_budget({1: (97, 100), 10: (96, 100)}) == "1x"
-    assert chosen_budget({1: (8, 30), 10: (17, 30), 100: (20, 30)}) == "10x"
-    assert chosen_budget({1: (8, 30), 10: (25, 30)}) == "10x (still gaining: the largest measured)"
-    assert chosen_budget({1: (8, 30)}) == "not measured yet"
+    from kibitz.study.budgets import Choice, choose
+    assert choose({1: (97, 100), 10: (96, 100)}) == Choice(1, False)
+    assert choose({1: (8, 30), 10: (17, 30), 100: (20, 30)}) == Choice(10, False)
+    assert choose({1: (8, 30), 10: (25, 30)}) == Choice(10, True)
+    assert Choice(10, True).words() == "10x (still gaining: the largest measured)" and Choice(1, False).words() == "1x"
+    assert choose({1: (8, 30)}) is None and choose({1: (8, 30), 10: (0, 0)}) is None
 
 
 def test_a_budget_is_read_from_the_setting_name() -> None:

@@ -74,9 +74,11 @@ def add_command(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                       "(default: strong; with --report: every agent)")
     odds.add_argument("--setting", choices=("study", "hint"), default=None,
                       help="the strong agent's search (default: study; with --report: both)")
-    odds.add_argument("--budget", type=whole_number(1, MAX_BUDGET), default=None, metavar="N",
+    odds.add_argument("--budget", type=budget_argument, default=None, metavar="N",
                       help="the strong agent searches N times its setting's nodes for each sampled deal, "
-                      "stored as the setting study*N or hint*N (default 1; with --report: every budget)")
+                      "stored as the setting study*N or hint*N (default 1; with --report: every budget); "
+                      "'chosen': for each game and ruleset the budget its budget step in the results file "
+                      "chose (kibitz.study.budgets)")
     odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
                       help="seed of the agents' generators, with the deal number (default 0; "
                       "with --report: every seed)")
@@ -86,6 +88,39 @@ def add_command(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                       "--setting, --budget and --seed choose its lines)")
     odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
     odds.set_defaults(run=run_odds_command)
+
+
+CHOSEN = "chosen"
+"""``--budget chosen``: each game and ruleset's budget, as its budget step chose it."""
+
+
+def budget_argument(text: str) -> int | str:
+    """An argument type: a budget factor from 1 to :data:`MAX_BUDGET`, or :data:`CHOSEN`."""
+    if text.strip() == CHOSEN:
+        return CHOSEN
+    try:
+        return whole_number(1, MAX_BUDGET)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is neither a whole number from 1 to {MAX_BUDGET:,} "
+                                         f"nor {CHOSEN!r}") from None
+
+
+def chosen_budget(store: Store, slug: str, ruleset: str, setting: str) -> tuple[int, str]:
+    """The budget the budget step in ``store`` chose for the strong agent (this kibitz's
+    versions) in a game and ruleset, and in words; :class:`KibitzError` where none is measured."""
+    from kibitz.study.budgets import budget_steps
+    from kibitz.study.odds import versions_of
+    versions = versions_of(slug, ruleset, "strong")
+    plays = [play for play in store.plays(slug) if play.agent == "strong"
+             and (play.agent_version, play.solver_version, play.rules_version) == versions]
+    step = next((step for step in budget_steps(plays, alike=registered_alike())
+                 if (step.game, step.ruleset, step.setting) == (slug, ruleset, setting)), None)
+    choice = None if step is None else step.choice()
+    if step is None or choice is None:
+        raise KibitzError(f"no budget step of the strong agent ({setting} setting) for {slug} ({ruleset}) in the "
+                          "results file: play it first (scripts/odds --steps budget: the same deals at --budget 1 "
+                          "and 10), or give --budget N")
+    return choice.factor, f"{choice.words()}, on {step.deals:,} deals"
 
 
 def odds_agents(names: list[str] | None) -> list[str]:
@@ -158,7 +193,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
     setting = args.setting or "study"
     seed = args.seed or 0
     agents = agents or ["strong"]
-    budget = 1 if args.budget is None else args.budget
+    budget: int | str = 1 if args.budget is None else args.budget
     if args.budget is not None:
         from kibitz.agents import SEARCHING
         plain = [name for name in agents if name not in SEARCHING]
@@ -177,8 +212,14 @@ def run_odds_command(args: argparse.Namespace) -> int:
                 if first != ruleset:
                     sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: played as {first}; "
                                      "its games count for both\n")
+                factor = 1
+                if "strong" in agents and budget == CHOSEN:
+                    factor, words = chosen_budget(store, slug, first, setting)
+                    sys.stderr.write(f"{slug} ({first}): the budget its budget step chose: {words}\n")
+                elif isinstance(budget, int):
+                    factor = budget
                 for name in agents:
-                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch, budget)
+                    plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch, factor)
                     label = f"{name} agent" + (f", {plan.stored_setting} setting" if name == "strong" else "")
                     sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
                     progress = run_odds(plan, store, backend, sys.stderr)
@@ -189,7 +230,8 @@ def run_odds_command(args: argparse.Namespace) -> int:
     finally:
         if ray is not None:
             ray.close()
-    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted), budget)
+    lines = odds_table(store, games, ruleset, agents, setting, seed, set(wanted),
+                       budget if isinstance(budget, int) else None)
     store.close()
     sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
                      f"see: kibitz odds --report --db {db}\n")
@@ -202,6 +244,8 @@ def odds_report(args: argparse.Namespace, games: list[str], ruleset: str | None,
     """``kibitz odds --report``: the table of the chosen rows of the results file."""
     if not Path(args.db).exists():
         raise KibitzError(f"no results file {args.db} (run 'kibitz odds' first, or give --db FILE)")
+    if args.budget == CHOSEN:
+        raise KibitzError(f"--budget {CHOSEN} is for playing; the table takes a number, or every budget without it")
     from kibitz.study.report import format_odds_table
     with open_store(args.db) as store:
         lines = odds_table(store, games, ruleset, agents, args.setting, args.seed,

@@ -214,7 +214,7 @@ def regenerate(docs: Path, kept: Kept) -> tuple[dict[Path, str], list[Stale]]:
 def write_figures(folder: Path, kept: Kept) -> list[Path]:
     """The pages' figures written into ``folder`` from ``kept``: the paths written."""
     from kibitz.study.pages import figures
-    odds = [line for line in tables.chosen_odds(tables.odds_lines(kept)).values()]
+    odds = list(tables.quoted_odds(kept).values())
     from kibitz.difficulty import ratings
     return figures.write_figures(folder, lines=tables.winnability_lines(kept), tails=tables.ordered_tails(kept),
                                  odds=odds, builds=kept.build_speeds, rated=tables.rated_lines(ratings()))

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from kibitz.study.pages.kept import Kept
-from kibitz.study.pages.tables import chosen_odds, odds_lines, winnability_lines
+from kibitz.study.pages.tables import quoted_odds, winnability_lines
 
 FULL_LINE = 100_000
 """The deals of a complete winnability line."""
@@ -59,7 +59,7 @@ def odds_file(kept: Kept, current: str) -> str:
     winnability of its complete kept line; from the file as it is (``current``) until then.
     ``made.lines`` says where each line comes from."""
     data = json.loads(current)
-    chosen = chosen_odds(line for line in odds_lines(kept) if line.agent == "strong")
+    chosen = {key: line for key, line in quoted_odds(kept).items() if line.agent == "strong"}
     studies = complete_lines(kept)
     games: dict[str, dict[str, Any]] = {}
     sources: dict[str, str] = {}

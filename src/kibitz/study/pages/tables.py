@@ -8,15 +8,17 @@ interval.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from kibitz.agents.setting import budget_of
 from kibitz.difficulty import MIN_LEVEL_DEALS, Ratings
+from kibitz.intervals import wilson
+from kibitz.study.budgets import BudgetStep, budget_steps
 from kibitz.study.pages.figures import RatedLine, Tail, game_name
 from kibitz.study.pages.kept import Kept
-from kibitz.study.report import Line, OddsLine, check_words, format_speeds, latest_checks, summarize, summarize_odds
+from kibitz.study.report import Line, OddsLine, check_words, joined_rulesets, format_speeds, latest_checks, summarize, summarize_odds
 from kibitz.study.store import Play
 
-BUDGET_MARK = "*"
 """A strong agent's setting with its budget multiplied is named ``study*10``."""
 
 
@@ -136,41 +138,68 @@ def machine_speeds(kept: Kept) -> str:
 
 def budget(setting: str) -> int:
     """The budget factor of a strong agent's setting (``study*10``: 10)."""
-    _, mark, factor = setting.partition(BUDGET_MARK)
-    return int(factor) if mark and factor.isdigit() else 1
+    return budget_of(setting)[1]
+
+
+def newest_plays(kept: Kept) -> list[Play]:
+    """The kept games of the newest version of each agent (with the solver's and rules')."""
+    newest: dict[str, tuple[int, int, int]] = {}
+    for play in kept.plays:
+        versions = (play.agent_version, play.solver_version, play.rules_version)
+        newest[play.agent] = max(newest.get(play.agent, versions), versions)
+    return [play for play in kept.plays
+            if (play.agent_version, play.solver_version, play.rules_version) == newest[play.agent]]
 
 
 def odds_lines(kept: Kept) -> list[OddsLine]:
     """The odds' lines of the newest version of each agent, beside the winnability lines."""
     from kibitz.study.commands import registered_alike
-    newest: dict[str, tuple[int, int, int]] = {}
-    for play in kept.plays:
-        versions = (play.agent_version, play.solver_version, play.rules_version)
-        newest[play.agent] = max(newest.get(play.agent, versions), versions)
-    plays = [play for play in kept.plays
-             if (play.agent_version, play.solver_version, play.rules_version) == newest[play.agent]]
-    lines = summarize_odds(plays, winnability_lines(kept), alike=registered_alike())
+    lines = summarize_odds(newest_plays(kept), winnability_lines(kept), alike=registered_alike())
     return sorted(lines, key=lambda line: (game_order(line.game, line.ruleset), line.agent, budget(line.setting)))
 
 
-def chosen_odds(lines: Iterable[OddsLine]) -> dict[tuple[str, str, str], OddsLine]:
-    """Per game, ruleset and agent, the line of most games: the odds step's (of two with as many,
-    the smaller budget, the one the odds step plays unless the budget step chose more)."""
+def kept_budget_steps(kept: Kept) -> list[BudgetStep]:
+    """The strong agent's budget steps among the kept games of its newest version."""
+    from kibitz.study.commands import registered_alike
+    return budget_steps(newest_plays(kept), alike=registered_alike())
+
+
+def chosen_odds(lines: Iterable[OddsLine], choices: Mapping[tuple[str, str], int] | None = None
+                ) -> dict[tuple[str, str, str], OddsLine]:
+    """Per game, ruleset and agent, the line the odds quote: for the strong agent the line at
+    the budget its budget step chose (``choices``, by game and ruleset) where there is one;
+    otherwise the line of most games (of two with as many, the smaller budget)."""
+    choices = choices or {}
     chosen: dict[tuple[str, str, str], OddsLine] = {}
+
+    def rank(line: OddsLine) -> tuple[bool, int, int]:
+        wanted = choices.get((line.game, line.ruleset))
+        return budget(line.setting) == wanted, line.games, -budget(line.setting)
+
     for line in lines:
         key = (line.game, line.ruleset, line.agent)
         held = chosen.get(key)
-        if held is None or (line.games, -budget(line.setting)) > (held.games, -budget(held.setting)):
+        if held is None or rank(line) > rank(held):
             chosen[key] = line
     return chosen
 
 
+def quoted_odds(kept: Kept) -> dict[tuple[str, str, str], OddsLine]:
+    """The odds lines the pages quote (:func:`chosen_odds`, with the kept budget steps' choices)."""
+    choices = {(step.game, step.ruleset): choice.factor for step in kept_budget_steps(kept)
+               if step.setting == "study" and (choice := step.choice()) is not None}
+    return chosen_odds(odds_lines(kept), choices)
+
+
 def rate_words(line: OddsLine | None) -> str:
+    """A line's win rate, interval and games, in a table's cell; its budget where not 1x."""
     if line is None:
         return "-"
+    factor = budget(line.setting)
+    at = "" if factor == 1 else f", at {factor}x"
     if line.rate < 0.01:
-        return f"{line.won:,} of {line.games:,} ({span(line.interval, 2)})"
-    return f"{percent(line.rate, 1)} ({span(line.interval, 1)}), {line.games:,} games"
+        return f"{line.won:,} of {line.games:,} ({span(line.interval, 2)}){at}"
+    return f"{percent(line.rate, 1)} ({span(line.interval, 1)}), {line.games:,} games{at}"
 
 
 def odds_table(kept: Kept) -> str:
@@ -179,7 +208,7 @@ def odds_table(kept: Kept) -> str:
     lines = odds_lines(kept)
     if not lines:
         return "No odds games are kept yet (`scripts/odds` plays them)."
-    chosen = chosen_odds(lines)
+    chosen = quoted_odds(kept)
     keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
     out = ["| game | rules | strong | greedy | random | thoughtful winnability, conservative 95% |",
            "|---|---|---|---|---|---|"]
@@ -200,70 +229,32 @@ def odds_table(kept: Kept) -> str:
 
 def budget_table(kept: Kept) -> str:
     """Per game and ruleset, the strong agent at each budget on the deals every budget played,
-    and the budget the odds take by :func:`chosen_budget`."""
-    lines = [line for line in odds_lines(kept) if line.agent == "strong"]
-    budgets = sorted({budget(line.setting) for line in lines})
-    if len(budgets) < 2:
+    and the budget the odds take (:meth:`~kibitz.study.budgets.BudgetStep.choice`)."""
+    steps = [step for step in kept_budget_steps(kept) if step.setting == "study"]
+    if not steps:
         return "No budget comparison is kept yet (`scripts/odds --steps budget`)."
-    from kibitz.intervals import wilson
+    factors = sorted({result.factor for step in steps for result in step.results})
     out = ["| game | rules | deals | " + " | ".join(f"{factor}x: won (95% interval), CPU s a game"
-                                                   for factor in budgets) + " | the odds' budget |",
-           "|---|---|---:|" + "---|" * len(budgets) + "---|"]
-    keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
-    rows: list[tuple[str, str, dict[int, OddsLine], dict[int, list[Play]], set[int]]] = []
-    for game, ruleset in keys:
-        by_budget = {budget(line.setting): line for line in lines if (line.game, line.ruleset) == (game, ruleset)}
-        games_of = {factor: plays_of(kept, line) for factor, line in by_budget.items()}
-        common = set.intersection(*({play.deal for play in games} for games in games_of.values()))
-        rows.append((game, ruleset, by_budget, games_of, common))
-    most = max(len(common) for *_, common in rows)
-    for game, ruleset, by_budget, games_of, common in rows:
+                                                   for factor in factors) + " | the odds' budget |",
+           "|---|---|---:|" + "---|" * len(factors) + "---|"]
+    most = max(step.deals for step in steps)
+    for step in sorted(steps, key=lambda step: game_order(step.game, step.ruleset)):
+        by_factor = {result.factor: result for result in step.results if result.games}
         cells = []
-        counts: dict[int, tuple[int, int]] = {}
-        for factor in budgets:
-            line = by_budget.get(factor)
-            if line is None or not common:
-                cells.append("-")
-                continue
-            games = [play for play in games_of[factor] if play.deal in common]
-            won = sum(play.won for play in games)
-            counts[factor] = (won, len(games))
-            seconds = sum(play.cpu_seconds for play in games) / len(games)
-            cells.append(f"{won} of {len(games)} ({span(wilson(won, len(games)), 0)}), {seconds:.1f}")
-        ruleset_words = next(iter(by_budget.values())).rulesets
-        chosen = chosen_budget(counts)
-        if 0 < len(common) < most:
-            chosen += f" so far ({len(common):,} of {most:,} deals)"
-        out.append(f"| {game_name(game)} | {ruleset_words} | {len(common):,} | " + " | ".join(cells)
-                   + f" | {chosen} |")
+        for factor in factors:
+            result = by_factor.get(factor)
+            cells.append("-" if result is None else f"{result.won} of {result.games} "
+                         f"({span(wilson(result.won, result.games), 0)}), {result.cpu_seconds:.1f}")
+        choice = step.choice()
+        chosen = "not measured yet" if choice is None else choice.words()
+        if 0 < step.deals < most:
+            chosen += f" so far ({step.deals:,} of {most:,} deals)"
+        out.append(f"| {game_name(step.game)} | {joined_rulesets(step.ruleset, step.same_rules)} | {step.deals:,} | "
+                   + " | ".join(cells) + f" | {chosen} |")
     out.append("\nThe odds' budget is the least budget whose next (ten times more) wins no more often than the "
                "top of its 95% interval; where every step still gains, the largest measured, said so; \"so far\" "
                "where a game has played fewer of the step's deals than another.")
     return "\n".join(out)
-
-
-def chosen_budget(counts: dict[int, tuple[int, int]]) -> str:
-    """The least budget the next measured one does not beat beyond its 95% interval (``counts``:
-    wins and games by budget), in words; the largest measured, said so, where each step gains."""
-    from kibitz.intervals import wilson
-    factors = sorted(counts)
-    if len(factors) < 2:
-        return "not measured yet"
-    for factor, following in zip(factors, factors[1:]):
-        won, games = counts[factor]
-        more, more_games = counts[following]
-        if more / more_games <= wilson(won, games)[1]:
-            return f"{factor}x"
-    return f"{factors[-1]}x (still gaining: the largest measured)"
-
-
-def plays_of(kept: Kept, line: OddsLine) -> list[Play]:
-    """The kept games a line counts."""
-    rulesets = (line.ruleset, *line.same_rules)
-    return [play for play in kept.plays if play.game == line.game
-            and play.ruleset in rulesets and play.agent == line.agent and play.setting == line.setting
-            and (play.agent_version, play.solver_version, play.rules_version)
-            == (line.agent_version, line.solver_version, line.rules_version)]
 
 
 def ratings_table(ratings: Ratings) -> str:

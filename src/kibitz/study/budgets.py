@@ -1,0 +1,105 @@
+"""The strong agent's budget for the odds: past which multiple of its setting's nodes more
+search stops making it stronger.
+
+The budget step plays the strong agent at several budgets (1x, 10x, ...; ``kibitz odds
+--budget N``, stored as the setting ``study*N``) on the same deals. The odds take the least
+budget whose next (ten times more, or the next measured) wins no more often than the top of
+its 95% Wilson interval; where every step still gains, the largest measured, said so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from kibitz.agents.setting import budget_of
+from kibitz.intervals import wilson
+from kibitz.study.report import Alike, line_ruleset
+from kibitz.study.store import Play
+
+
+@dataclass(frozen=True)
+class BudgetResult:
+    """The strong agent at one budget, on the deals every budget of its step played."""
+
+    factor: int
+    won: int
+    games: int
+    cpu_seconds: float
+    """Mean processor seconds a game."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The budget the odds take."""
+
+    factor: int
+    still_gaining: bool
+    """Whether each measured step still gained: the largest measured, not one past which more
+    search stops helping."""
+
+    def words(self) -> str:
+        """``10x``, or ``10x (still gaining: the largest measured)``."""
+        return f"{self.factor}x" + (" (still gaining: the largest measured)" if self.still_gaining else "")
+
+
+@dataclass(frozen=True)
+class BudgetStep:
+    """One game and ruleset's budget step: the strong agent at each budget it was played at."""
+
+    game: str
+    ruleset: str
+    """The line's ruleset (the first of those with the same rules)."""
+    same_rules: tuple[str, ...]
+    setting: str
+    """The setting the budgets multiply (``study``)."""
+    deals: int
+    """The games every budget played (deal and seed), on which the results are counted."""
+    results: tuple[BudgetResult, ...]
+    """By budget, the smallest first; each budget of the game's kept games, even with no
+    common deal (then with no games)."""
+
+    def choice(self) -> Choice | None:
+        """The budget the odds take (:func:`choose`); ``None`` before two budgets share deals."""
+        return choose({result.factor: (result.won, result.games) for result in self.results if result.games})
+
+
+def choose(counts: Mapping[int, tuple[int, int]]) -> Choice | None:
+    """The least budget the next measured one does not beat beyond its 95% Wilson interval
+    (``counts``: wins and games by budget); the largest measured, still gaining, where each
+    step gains; ``None`` with fewer than two budgets."""
+    factors = sorted(factor for factor, (_, games) in counts.items() if games)
+    if len(factors) < 2:
+        return None
+    for factor, following in zip(factors, factors[1:]):
+        won, games = counts[factor]
+        more, more_games = counts[following]
+        if more / more_games <= wilson(won, games)[1]:
+            return Choice(factor, False)
+    return Choice(factors[-1], True)
+
+
+def budget_steps(plays: Iterable[Play], *, alike: Alike | None = None, agent: str = "strong") -> list[BudgetStep]:
+    """Per game, ruleset and setting, the ``agent``'s games at each budget, counted on the
+    games (deal and seed) every budget played; only where it was played at two budgets or more.
+    ``plays`` should hold one version of the agent (the caller chooses which)."""
+    groups: dict[tuple[str, str, str], dict[int, dict[tuple[int, int], Play]]] = {}
+    others: dict[tuple[str, str], tuple[str, ...]] = {}
+    for play in plays:
+        if play.agent != agent:
+            continue
+        ruleset = line_ruleset(alike, play.game, play.ruleset, others)
+        base, factor = budget_of(play.setting)
+        groups.setdefault((play.game, ruleset, base), {}).setdefault(factor, {}).setdefault((play.seed, play.deal), play)
+    steps = []
+    for (game, ruleset, base), by_factor in sorted(groups.items()):
+        if len(by_factor) < 2:
+            continue
+        common = set.intersection(*(set(games) for games in by_factor.values()))
+        results = []
+        for factor in sorted(by_factor):
+            counted = [by_factor[factor][key] for key in sorted(common)]
+            seconds = sum(play.cpu_seconds for play in counted) / len(counted) if counted else 0.0
+            results.append(BudgetResult(factor, sum(play.won for play in counted), len(counted), seconds))
+        steps.append(BudgetStep(game, ruleset, others.get((game, ruleset), ()), base, len(common), tuple(results)))
+    return steps
