@@ -122,3 +122,21 @@ def test_a_file_of_plays_lacking_a_column_is_refused(tmp_path: Path) -> None:
     with pytest.raises(KibitzError, match="short.csv is not a kibitz export of games played by agents: its header "
                                           "line lacks kibitz_version"):
         read_file(tmp_path / "short.csv")
+
+
+def test_export_of_one_agent_and_setting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, kept = tmp_path / "a.db", tmp_path / "strong.csv"
+    with Store(db) as store:
+        store.add_plays(play_batch("parisienne", "standard", "greedy", "study", 0, [1, 2]))
+        store.add_plays([made_up_strong(4, False), made_up_strong(5, True),
+                         replace(made_up_strong(6, True), setting="study")])
+    assert main(["results", "export", "--db", str(db), "--plays", "--agent", "strong", str(kept)]) == 0
+    assert "3 games played by agents written" in capsys.readouterr().err
+    assert main(["results", "export", "--db", str(db), "--plays", "--agent", "strong", "--setting", "study*10",
+                 str(kept)]) == 0
+    assert [line.split(",")[3:6] for line in kept.read_text().splitlines()[1:]] == [["study*10", "7", "4"],
+                                                                                 ["study*10", "7", "5"]]
+    assert main(["results", "export", "--db", str(db), "--plays", "--agent", "nobody", str(kept)]) == 0
+    assert len(kept.read_text().splitlines()) == 1   # the header alone
+    assert main(["results", "export", "--db", str(db), "--agent", "strong", str(kept)]) == 2
+    assert "--agent and --setting choose games played by agents: they go with --plays" in capsys.readouterr().err

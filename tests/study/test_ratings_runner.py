@@ -32,7 +32,7 @@ def paths(tmp_path: Path, db: str = "ratings.db") -> dict[str, str]:
     with gzip.open(verdicts / "parisienne-standard.csv.gz", "wt", encoding="utf-8") as out:
         out.write(VERDICTS)
     return {"KIBITZ_RATINGS_DB": str(tmp_path / db), "KIBITZ_RATINGS_KEPT": str(tmp_path / "kept"),
-            "KIBITZ_WINNABILITY_KEPT": str(verdicts), "KIBITZ_RATINGS_OUT": str(tmp_path / "ratings.json"),
+            "KIBITZ_ODDS_KEPT": str(tmp_path / "odds"), "KIBITZ_WINNABILITY_KEPT": str(verdicts), "KIBITZ_RATINGS_OUT": str(tmp_path / "ratings.json"),
             "KIBITZ_PYTHON": sys.executable}
 
 
@@ -94,4 +94,30 @@ def test_the_kept_plays_let_a_fresh_results_file_go_on(tmp_path: Path) -> None:
     again = run(fresh)
     assert again.returncode == 0, again.stderr
     assert str(kept) in again.stderr and played(again) == []
+    check_ratings(files["KIBITZ_RATINGS_OUT"])
+
+
+def test_the_odds_strong_games_are_not_played_again(tmp_path: Path) -> None:
+    """The odds' kept seed-0 games of the strong agent at the study setting are the rating's own;
+    their other games are read but neither used nor kept with the rating."""
+    from kibitz.study.archive import export_rows
+    from kibitz.study.odds import play_batch
+    from kibitz.study.store import Store
+    from kibitz.study.tables import PLAYS
+    files = paths(tmp_path)
+    odds = Path(files["KIBITZ_ODDS_KEPT"])
+    odds.mkdir()
+    with Store(tmp_path / "odds.db") as store:
+        store.add_plays(play_batch("parisienne", "standard", "strong", "study", 0, [1, 2]))
+        store.add_plays(play_batch("parisienne", "standard", "greedy", "study", 0, [1, 2, 3]))
+        export_rows(store, odds / "parisienne-standard.csv.gz", write=PLAYS.write)
+    done = run(files)
+    assert done.returncode == 0, done.stderr
+    assert str(odds / "parisienne-standard.csv.gz") in done.stderr
+    assert played(done) == [f"1-2 seed {seed}" for seed in (0, 1, 2)]
+    assert "2 deals already played by the strong agent" in done.stderr   # seed 0: skipped
+    with gzip.open(Path(files["KIBITZ_RATINGS_KEPT"]) / "parisienne-standard.csv.gz", "rt") as kept:
+        rows = [line.split(",") for line in kept.read().splitlines()[1:]]
+    assert sorted((row[2], row[4], row[5]) for row in rows) == sorted(("strong", str(seed), str(deal))
+                                                                     for deal in (1, 2) for seed in (0, 1, 2))
     check_ratings(files["KIBITZ_RATINGS_OUT"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,9 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help="write the independent checks of proved losses instead of the rows (see check-losses)")
     table.add_argument("--plays", action="store_true",
                        help="write the deals played by agents (kibitz odds) instead of the rows")
+    export.add_argument("--agent", default=None, metavar="NAME", help="with --plays: only this agent's games")
+    export.add_argument("--setting", default=None, metavar="S",
+                        help="with --plays: only the games of this setting, as stored (study, study*10)")
     export.add_argument("--db", default=default_db, metavar="DB", help=f"results file (default {default_db})")
     export.set_defaults(run=run_export)
     check = actions.add_parser("check-losses", help="check every proved loss with an independent exhaustive search",
@@ -101,13 +105,16 @@ def run_export(args: argparse.Namespace) -> int:
     from kibitz.study.tables import CHECKS, PLAYS, SPEEDS
     from kibitz.study.commands import open_store
     from kibitz.study.odds_commands import odds_ruleset
+    only = {column: value for column, value in (("agent", args.agent), ("setting", args.setting)) if value is not None}
+    if only and not args.plays:
+        raise KibitzError("--agent and --setting choose games played by agents: they go with --plays")
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {printable(args.db)}")
     game = find(args.game).slug if args.game is not None else None
     odds_ruleset(args.ruleset)  # one known ruleset, or none
     with open_store(args.db) as store:
         table = SPEEDS if args.speeds else CHECKS if args.checks else PLAYS if args.plays else None
-        write = write_rows if table is None else table.write
+        write = write_rows if table is None else partial(table.write, only=only)
         if args.file == "-":
             written = write(store, sys.stdout, game=game, ruleset=args.ruleset, moves=args.moves)
         else:

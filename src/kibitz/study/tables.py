@@ -8,7 +8,7 @@ each table has a column no other has."""
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Callable
 
@@ -43,13 +43,19 @@ class Table:
     """The column of processor seconds, written to 0.1 ms."""
 
     def write(self, store: Store, out: IO[str], *, game: str | None = None, ruleset: str | None = None,
-              moves: bool = False) -> Written:
+              moves: bool = False, only: Mapping[str, str] | None = None) -> Written:
         """Write the table's rows (of one game and ruleset, if given) to ``out`` as CSV with a
-        header line (``moves`` is for results: these rows have none)."""
+        header line (``moves`` is for results: these rows have none); ``only``: just the rows
+        with these values in these columns."""
         from kibitz.study.archive import Written
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(self.columns)
         records = self.records(store, game, ruleset)
+        for column, value in (only or {}).items():
+            if column not in self.columns:
+                raise KibitzError(f"the {self.name} have no column {column}")
+            index = self.columns.index(column)
+            records = [record for record in records if str(record[index]) == value]
         seconds = self.columns.index(self.seconds)
         lines = dict[tuple[str, str], None]()
         for record in records:
