@@ -10,7 +10,7 @@ import pytest
 
 import kibitz
 from kibitz.cli import main
-from kibitz.study.budgets import BudgetResult, Choice, budget_steps
+from kibitz.study.budgets import BudgetResult, Choice, budget_steps, choose
 from kibitz.study.commands import registered_alike
 from kibitz.study.odds import versions_of
 from kibitz.study.pages.tables import chosen_odds
@@ -72,3 +72,33 @@ def test_the_odds_command_plays_each_game_at_its_chosen_budget(tmp_path: Path,
     assert "--budget chosen is for playing" in capsys.readouterr().err
     assert main(["odds", "parisienne", "--deals", "1", "--budget", "some", "--db", str(db)]) == 2
     assert "'some' is neither a whole number from 1 to 1,000 nor 'chosen'" in capsys.readouterr().err
+
+
+def test_a_budget_past_the_affordable_cost_is_not_chosen() -> None:
+    assert choose({1: (8, 30), 10: (25, 30)}, {1: 17.0, 10: 180.0}) == Choice(1, False, (10, 180.0))
+    assert Choice(1, False, (10, 180.0)).words() == "1x (10x costs 180.0 s a game, more than the affordable 20 s)"
+    assert choose({1: (8, 30), 10: (9, 30)}, {1: 17.0, 10: 180.0}) == Choice(1, False)  # no gain: no word of cost
+    assert choose({1: (8, 30), 10: (25, 30), 100: (30, 30)}, {1: 1.0, 10: 10.0, 100: 100.0}) == \
+        Choice(10, False, (100, 100.0))
+    assert choose({1: (8, 30), 10: (25, 30)}, {1: 1.0, 10: 180.0}, affordable=200.0) == Choice(10, True)
+
+
+def test_the_odds_command_stops_a_line_too_costly_after_its_first_deals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from kibitz.study import odds_commands
+    monkeypatch.setattr(odds_commands, "PROBE_DEALS", 2)   # the first 2 deals decide, not 10: a quicker test
+    db = tmp_path / "odds.db"
+    assert main(["odds", "parisienne", "--deals", "1-3", "--affordable", "0.000001", "--db", str(db),
+                 "--workers", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "parisienne (standard), study: " in err and "s a game on its first 2 deals, more than the affordable " \
+        "1e-06 s: stopped there" in err
+    assert "stopped after its first 2 deals, more costly than --affordable: parisienne (standard) at study" in err
+    with Store(db) as store:
+        assert sorted(play.deal for play in store.plays("parisienne")) == [1, 2]
+    assert main(["odds", "parisienne", "--deals", "1-3", "--affordable", "--db", str(db), "--workers", "1"]) == 0
+    assert "done: 1 deals played (2 skipped)" in capsys.readouterr().err
+    with Store(db) as store:
+        assert sorted(play.deal for play in store.plays("parisienne")) == [1, 2, 3]
+    assert main(["odds", "parisienne", "--deals", "1-3", "--affordable", "0", "--db", str(db)]) == 2
+    assert "'0' is not a number of seconds above 0" in capsys.readouterr().err

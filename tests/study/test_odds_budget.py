@@ -104,8 +104,8 @@ def test_the_report_keeps_budgets_on_lines_of_their_own(tmp_path: Path, capsys: 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--agent", "greedy", "--budget", "10"], "--budget is for an agent that searches (strong); greedy does not"),
     (["--agent", "strong,random,greedy", "--budget", "1"], "random and greedy do not"),
-    (["--budget", "0"], "not a whole number from 1 to 1,000"),
-    (["--budget", "1001"], "not a whole number from 1 to 1,000"),
+    (["--budget", "0"], "is neither a whole number from 1 to 1,000 nor 'chosen'"),
+    (["--budget", "1001"], "is neither a whole number from 1 to 1,000 nor 'chosen'"),
 ])
 def test_a_bad_budget_is_refused_before_anything_runs(argv: list[str], message: str, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str],

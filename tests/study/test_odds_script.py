@@ -13,6 +13,7 @@ import kibitz
 from kibitz.cli import build_parser
 from kibitz.rules import RULESETS
 from kibitz.study.archive import read_file
+from kibitz.study.budgets import AFFORDABLE_SECONDS
 from kibitz.study.commands import parse_deals
 from kibitz.study.odds_commands import odds_agents
 from kibitz.study.tables import PLAYS
@@ -51,17 +52,20 @@ def test_the_dry_run_prints_the_budget_step_then_the_odds_step_over_every_game_a
         assert commands[1][:4] == ["results", "import", "--db", db]
         assert sorted(commands[1][4:]) == [str(path.relative_to(ROOT)) for path in kept]
     runs = played(commands)
-    budget = [(game, ruleset, factor) for game in CHEAPEST_FIRST for factor in (1, 10) for ruleset in RULESETS]
+    budget = [(game, ruleset, factor) for game in CHEAPEST_FIRST for ruleset in RULESETS for factor in (1, 10)]
     odds = [(game, ruleset, agents) for game in CHEAPEST_FIRST
             for agents in (("strong",), ("greedy", "random")) for ruleset in RULESETS]
     assert [(game, ruleset, factor) for game, ruleset, _, factor, _, _ in runs[:len(budget)]] == budget
     assert {(deals, agents) for _, _, deals, _, agents, _ in runs[:len(budget)]} == {("200001-200100", ("strong",))}
+    parser = build_parser()
+    affordable = [parser.parse_args(command).affordable for command in commands if command[0] == "odds"]
+    assert affordable[:len(budget)] == [None if factor == 1 else AFFORDABLE_SECONDS for *_, factor in budget]
+    assert set(affordable[len(budget):]) == {None}
     assert [(game, ruleset, agents) for game, ruleset, _, _, agents, _ in runs[len(budget):]] == odds
     for _, _, deals, factor, agents, results in runs[len(budget):]:
         assert parse_deals(deals) == list(range(1, 2001 if agents == ("strong",) else 10_001))
         assert factor == ("chosen" if agents == ("strong",) else None) and results == db
     assert all(command[-2:] == ["--workers", "2"] for command in commands if command[0] == "odds")
-    parser = build_parser()
     exports = [parser.parse_args(command) for command in commands if command[:2] == ["results", "export"]]
     assert [(args.game, args.ruleset) for args in exports] == \
         [(game, ruleset) for _ in ("budget", "odds") for game in CHEAPEST_FIRST for ruleset in RULESETS]
@@ -75,7 +79,7 @@ def test_the_dry_run_takes_its_own_options_and_the_paths_from_the_environment() 
     commands = dry_run("--steps", "budget", "--games", "duchess", "--budget-deals", "200001-200020",
                        environment={"KIBITZ_ODDS_DB": "scratch/o.db", "KIBITZ_ODDS_KEPT": "scratch/kept"})
     assert [(factor, deals) for _, _, deals, factor, _, _ in played(commands)] == \
-        [(factor, "200001-200020") for factor in (1, 10, 100) for _ in RULESETS]
+        [(factor, "200001-200020") for _ in RULESETS for factor in (1, 10, 100)]
     assert all(results == "scratch/o.db" for *_, results in played(commands))
     assert commands[-1][-1] == "scratch/kept/duchess-pysolfc.csv.gz"
     commands = dry_run("--steps", "odds", "--games", "cicely", "--budget", "10", "--agents", "strong,random",

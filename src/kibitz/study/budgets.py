@@ -4,7 +4,8 @@ search stops making it stronger.
 The budget step plays the strong agent at several budgets (1x, 10x, ...; ``kibitz odds
 --budget N``, stored as the setting ``study*N``) on the same deals. The odds take the least
 budget whose next (ten times more, or the next measured) wins no more often than the top of
-its 95% Wilson interval; where every step still gains, the largest measured, said so.
+its 95% Wilson interval; where every step still gains, the largest measured, said so; and never
+one that costs more than :data:`AFFORDABLE_SECONDS` a game, said so too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from kibitz.agents.setting import budget_of
 from kibitz.intervals import wilson
 from kibitz.study.report import Alike, line_ruleset
 from kibitz.study.store import Play
+
+AFFORDABLE_SECONDS = 20.0
+"""The most processor seconds a game the odds' strong agent may cost: 2,000 games in about
+eleven processor-hours. A budget step stops at a budget that costs more (``kibitz odds
+--affordable``), and the odds take the largest budget below it."""
 
 
 @dataclass(frozen=True)
@@ -37,9 +43,17 @@ class Choice:
     still_gaining: bool
     """Whether each measured step still gained: the largest measured, not one past which more
     search stops helping."""
+    costly: tuple[int, float] | None = None
+    """The next budget and its processor seconds a game, where its cost (over
+    :data:`AFFORDABLE_SECONDS`) kept the odds from it."""
 
     def words(self) -> str:
-        """``10x``, or ``10x (still gaining: the largest measured)``."""
+        """``10x``, ``10x (still gaining: the largest measured)`` or ``1x (10x costs 180.0 s
+        a game, more than the affordable 20 s)``."""
+        if self.costly is not None:
+            factor, seconds = self.costly
+            return (f"{self.factor}x ({factor}x costs {seconds:.1f} s a game, more than the affordable "
+                    f"{AFFORDABLE_SECONDS:g} s)")
         return f"{self.factor}x" + (" (still gaining: the largest measured)" if self.still_gaining else "")
 
 
@@ -61,13 +75,17 @@ class BudgetStep:
 
     def choice(self) -> Choice | None:
         """The budget the odds take (:func:`choose`); ``None`` before two budgets share deals."""
-        return choose({result.factor: (result.won, result.games) for result in self.results if result.games})
+        measured = [result for result in self.results if result.games]
+        return choose({result.factor: (result.won, result.games) for result in measured},
+                      {result.factor: result.cpu_seconds for result in measured})
 
 
-def choose(counts: Mapping[int, tuple[int, int]]) -> Choice | None:
+def choose(counts: Mapping[int, tuple[int, int]], seconds: Mapping[int, float] | None = None,
+           affordable: float = AFFORDABLE_SECONDS) -> Choice | None:
     """The least budget the next measured one does not beat beyond its 95% Wilson interval
     (``counts``: wins and games by budget); the largest measured, still gaining, where each
-    step gains; ``None`` with fewer than two budgets."""
+    step gains; but never past a budget whose next costs more than ``affordable`` processor
+    seconds a game (``seconds``, by budget). ``None`` with fewer than two budgets."""
     factors = sorted(factor for factor, (_, games) in counts.items() if games)
     if len(factors) < 2:
         return None
@@ -76,6 +94,9 @@ def choose(counts: Mapping[int, tuple[int, int]]) -> Choice | None:
         more, more_games = counts[following]
         if more / more_games <= wilson(won, games)[1]:
             return Choice(factor, False)
+        cost = (seconds or {}).get(following, 0.0)
+        if cost > affordable:
+            return Choice(factor, False, (following, cost))
     return Choice(factors[-1], True)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,8 @@ from kibitz.errors import KibitzError, quoted
 from kibitz.printable import printable
 from kibitz.study.commands import (DEFAULT_DB, add_runner_options, choose_backend, chosen_games, interrupted,
                                    open_store, parse_deals, registered_alike)
-from kibitz.study.odds import MAX_SEED
+from kibitz.study.budgets import AFFORDABLE_SECONDS
+from kibitz.study.odds import MAX_SEED, OddsPlan, OddsRunner
 
 if TYPE_CHECKING:
     from kibitz.study.report import OddsLine
@@ -82,12 +84,28 @@ def add_command(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
     odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
                       help="seed of the agents' generators, with the deal number (default 0; "
                       "with --report: every seed)")
+    odds.add_argument("--affordable", type=positive_seconds, nargs="?", const=AFFORDABLE_SECONDS, default=None,
+                      metavar="S", help="the strong agent plays the first 10 deals first and stops there when they "
+                      f"cost more than S processor seconds a game (default S: {AFFORDABLE_SECONDS:g}), and the "
+                      "command then ends with exit status 3; for a budget step, where a large budget may cost "
+                      "minutes a game")
     add_runner_options(odds, "the range and the agent")
     odds.add_argument("--report", action="store_true",
                       help="only print the table of the results file (GAME, --deals, --agent, --ruleset, "
                       "--setting, --budget and --seed choose its lines)")
     odds.add_argument("--json", action="store_true", help="with --report: print the table as JSON")
     odds.set_defaults(run=run_odds_command)
+
+
+def positive_seconds(text: str) -> float:
+    """An argument type: seconds, a number above 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds above 0")
+    return seconds
 
 
 CHOSEN = "chosen"
@@ -121,6 +139,55 @@ def chosen_budget(store: Store, slug: str, ruleset: str, setting: str) -> tuple[
                           "results file: play it first (scripts/odds --steps budget: the same deals at --budget 1 "
                           "and 10), or give --budget N")
     return choice.factor, f"{choice.words()}, on {step.deals:,} deals"
+
+
+PROBE_DEALS = 10
+"""With ``--affordable``: the deals played first, whose mean cost decides whether to go on."""
+TOO_COSTLY = 3
+"""The exit status of ``kibitz odds --affordable`` when a line stopped after its first deals."""
+
+
+class TooCostly(Exception):
+    """A line stopped after its first deals, too costly: the games it played and skipped."""
+
+    def __init__(self, played: int, skipped: int) -> None:
+        super().__init__(played, skipped)
+        self.played, self.skipped = played, skipped
+
+
+"""With ``--affordable``: the deals played first, whose mean cost decides whether to go on."""
+
+
+def play_line(plan: OddsPlan, store: Store, backend: OddsRunner, affordable: float | None) -> tuple[int, int]:
+    """Play ``plan``'s deals not yet played (games played, games skipped); with ``affordable``,
+    an agent that searches plays the first :data:`PROBE_DEALS` first and stops there when they
+    cost more than ``affordable`` processor seconds a game on average."""
+    from kibitz.agents import SEARCHING
+    from kibitz.study.odds import run_odds
+    if affordable is None or plan.agent not in SEARCHING or len(plan.deals) <= PROBE_DEALS:
+        progress = run_odds(plan, store, backend, sys.stderr)
+        return progress.done, progress.skipped
+    probe = run_odds(replace(plan, deals=plan.deals[:PROBE_DEALS]), store, backend, sys.stderr)
+    cost, games = probe_cost(plan, store)
+    if cost > affordable:
+        sys.stderr.write(f"{plan.game} ({plan.ruleset}), {plan.stored_setting}: {cost:.1f} s a game on its first "
+                         f"{games} deals, more than the affordable {affordable:g} s: stopped there\n")
+        raise TooCostly(probe.done, probe.skipped)
+    rest = run_odds(plan, store, backend, sys.stderr)
+    # the probe's deals are among those the rest skips: counted once, as the probe found them
+    return probe.done + rest.done, probe.skipped + rest.skipped - PROBE_DEALS
+
+
+def probe_cost(plan: OddsPlan, store: Store) -> tuple[float, int]:
+    """The mean processor seconds a game of ``plan``'s first :data:`PROBE_DEALS` deals as
+    played in ``store`` (this kibitz's versions), and how many were played."""
+    from kibitz.study.odds import versions_of
+    versions = versions_of(plan.game, plan.ruleset, plan.agent)
+    wanted = set(plan.deals[:PROBE_DEALS])
+    costs = [play.cpu_seconds for play in store.plays(plan.game, plan.ruleset)
+             if play.deal in wanted and (play.agent, play.setting, play.seed) == (plan.agent, plan.stored_setting, plan.seed)
+             and (play.agent_version, play.solver_version, play.rules_version) == versions]
+    return (sum(costs) / len(costs) if costs else 0.0), len(costs)
 
 
 def odds_agents(names: list[str] | None) -> list[str]:
@@ -184,7 +251,6 @@ def run_odds_command(args: argparse.Namespace) -> int:
     for number in wanted[:1] + wanted[-1:]:
         check_deal_number(number)
     from kibitz.registry import rulesets_alike
-    from kibitz.study.odds import OddsPlan, OddsRunner, run_odds
     from kibitz.study.report import format_odds_table
     from kibitz.study.runner import run_local
     ray = choose_backend(args.backend, args.address)
@@ -204,6 +270,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
     db = printable(args.db)
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     played = skipped = 0
+    costly: list[str] = []
     from kibitz.solver import interrupts  # loads the solver: only when odds are played
     try:
         with interrupts.terminate_as_interrupt():
@@ -222,9 +289,13 @@ def run_odds_command(args: argparse.Namespace) -> int:
                     plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch, factor)
                     label = f"{name} agent" + (f", {plan.stored_setting} setting" if name == "strong" else "")
                     sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
-                    progress = run_odds(plan, store, backend, sys.stderr)
-                    played += progress.done
-                    skipped += progress.skipped
+                    try:
+                        done, passed = play_line(plan, store, backend, args.affordable)
+                    except TooCostly as stop:
+                        done, passed = stop.played, stop.skipped
+                        costly.append(f"{slug} ({first}) at {plan.stored_setting}")
+                    played += done
+                    skipped += passed
     except KeyboardInterrupt:
         return interrupted(store, db, "games")
     finally:
@@ -236,6 +307,10 @@ def run_odds_command(args: argparse.Namespace) -> int:
     sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
                      f"see: kibitz odds --report --db {db}\n")
     sys.stdout.write(format_odds_table(lines, db) + "\n")
+    if costly:
+        sys.stderr.write(f"stopped after its first {PROBE_DEALS} deals, more costly than --affordable: "
+                         f"{', '.join(costly)}\n")
+        return TOO_COSTLY
     return 0
 
 

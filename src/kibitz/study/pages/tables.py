@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from kibitz.agents.setting import budget_of
 from kibitz.difficulty import MIN_LEVEL_DEALS, Ratings
 from kibitz.intervals import wilson
-from kibitz.study.budgets import BudgetStep, budget_steps
+from kibitz.study.budgets import AFFORDABLE_SECONDS, BudgetStep, budget_steps
 from kibitz.study.pages.figures import RatedLine, Tail, game_name
 from kibitz.study.pages.kept import Kept
 from kibitz.study.report import Line, OddsLine, check_words, joined_rulesets, format_speeds, latest_checks, summarize, summarize_odds
@@ -252,8 +252,10 @@ def budget_table(kept: Kept) -> str:
         out.append(f"| {game_name(step.game)} | {joined_rulesets(step.ruleset, step.same_rules)} | {step.deals:,} | "
                    + " | ".join(cells) + f" | {chosen} |")
     out.append("\nThe odds' budget is the least budget whose next (ten times more) wins no more often than the "
-               "top of its 95% interval; where every step still gains, the largest measured, said so; \"so far\" "
-               "where a game has played fewer of the step's deals than another.")
+               "top of its 95% interval; where every step still gains, the largest measured, said so; a budget "
+               f"costing more than {AFFORDABLE_SECONDS:g} processor seconds a game is measured on its first "
+               "deals only and never taken, said so; \"so far\" where a game has played fewer of the step's "
+               "deals than another.")
     return "\n".join(out)
 
 
