@@ -36,7 +36,7 @@ from kibitz.errors import KibitzError
 from kibitz.registry import find
 from kibitz.rules import RULESETS
 from kibitz.study.ratings import (Rater, Verdicts, format_ratings, next_block, rate_line, ratings_file,
-                                  with_verdicts, withhold_thin_levels)
+                                  with_earlier_lines, with_verdicts, withhold_thin_levels)
 from kibitz.study.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +112,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--setting", default="study", choices=sorted(SETTINGS), help="its setting (default study)")
     parser.add_argument("--seeds", default="0,1,2", help="the seeds every rated deal is played with (default 0,1,2)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the ratings file written")
+    parser.add_argument("--only-rated", action="store_true",
+                        help="write only the lines the results file rates (default: a line it does not rate is "
+                             "kept from the file at --out as it was, its source saying so)")
     parser.add_argument("--version", type=whole_number(1, 10**9), default=None,
                         help="the ratings' version (default: one more than the file at --out)")
     args = parser.parse_args(argv)
@@ -159,6 +162,11 @@ def main(argv: list[str]) -> int:
         rulesets = [name.strip() for name in args.rulesets.split(",") if name.strip()]
         run = {name: value for name, value in (("block", args.block), ("max_deals", args.max_deals)) if value}
         data = ratings_file(store, rulesets, rater, version, run)
+    if args.out.exists() and not args.only_rated:
+        data, kept = with_earlier_lines(data, read_json(args.out))
+        earlier = data["made"]["sources"]
+        for name in kept:
+            print(f"{name:26} not rated in the results file: kept from version {earlier[name]['kept_from_version']}")
     write(data, args.out)
     summary(data)
     return 0

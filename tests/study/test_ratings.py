@@ -272,3 +272,35 @@ def test_the_shipped_ratings_say_how_their_levels_and_verdicts_were_made() -> No
     if "verdicts" in made:
         lines = set(made["verdicts"]["lines"]) | set(made["verdicts"]["kept_as_they_were"])
         assert lines == {f"{slug}/{ruleset}" for slug, ruleset in ratings.rated}
+
+
+def test_a_new_rating_keeps_the_earlier_lines_it_does_not_rate(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = tmp_path / "ratings.json", tmp_path / "r.db"
+    earlier = withhold_thin_levels(earlier_file())                     # duchess (standard) only, version 3
+    earlier["games"]["cicely"] = {"pysolfc": line_entry(rate_free_deals(levels_of(60, 0, 0)))}
+    earlier["made"]["sources"] = {"duchess/standard": {"agent_version": 2}, "cicely/pysolfc": {"agent_version": 2}}
+    out.write_text(format_ratings(earlier), "utf-8")
+    with Store(db) as store:
+        add_plays(store, "cicely", levels_of(55, 0, 0), ruleset="pysolfc")   # cicely rated again
+        add_plays(store, "parisienne", levels_of(50, 0, 0))                 # a line the earlier file lacks
+    rate_deals = load_rate_deals()
+    assert rate_deals.main(["--db", str(db), "--out", str(out)]) == 0
+    assert "duchess/standard" in capsys.readouterr().out
+    data = json.loads(out.read_text("utf-8"))
+    ratings = parse_ratings(data)
+    assert ratings.version == 4
+    assert [(slug, ruleset) for slug, rulesets in data["games"].items() for ruleset in rulesets] == [
+        ("parisienne", "standard"), ("duchess", "standard"), ("cicely", "standard"),
+        ("cicely", "pysolfc")]                               # the registry's order; cicely's rulesets share rules
+    assert data["games"]["duchess"]["standard"] == earlier["games"]["duchess"]["standard"]
+    sources = data["made"]["sources"]
+    assert sources["duchess/standard"] == {"agent_version": 2, "kept_from_version": 3}
+    assert sources["cicely/pysolfc"]["agent_version"] == versions_of("cicely", "pysolfc", "strong")[0]
+    assert "kept_from_version" not in sources["cicely/pysolfc"]
+    assert len(ratings.deals("cicely", "pysolfc")) == 55
+    assert rate_deals.main(["--db", str(db), "--out", str(out), "--only-rated"]) == 0
+    assert set(json.loads(out.read_text("utf-8"))["games"]) == {"parisienne", "cicely"}   # duchess dropped
+    out.write_text(json.dumps(earlier_file()), "utf-8")                  # format 1: its lines cannot be kept
+    with pytest.raises(KibitzError, match="format 1, not 2: its lines cannot be kept"):
+        rate_deals.main(["--db", str(db), "--out", str(out)])

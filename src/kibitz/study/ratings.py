@@ -249,6 +249,41 @@ def ratings_file(store: Store, rulesets: Iterable[str], rater: Rater, version: i
             "thresholds": {"easy": THRESHOLDS.easy, "hard": THRESHOLDS.hard}, "games": games}
 
 
+def with_earlier_lines(data: Mapping[str, Any], earlier: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The ratings file ``data`` with each line of the ``earlier`` file that ``data`` does not
+    rate kept as it was, its source saying so (``kept_from_version``); and the lines kept, as
+    ``game/ruleset``. :class:`KibitzError` where the earlier file is of another format or
+    parts the levels elsewhere."""
+    import kibitz
+    from kibitz.rules import RULESETS
+    if (earlier.get("format"), earlier.get("format_version")) != (FORMAT, FORMAT_VERSION):
+        raise KibitzError(f"the earlier ratings file is of format {earlier.get('format_version')!r}, not "
+                          f"{FORMAT_VERSION}: its lines cannot be kept (rate every line, or write only the lines "
+                          "rated)")
+    if earlier.get("thresholds") != data["thresholds"]:
+        raise KibitzError(f"the earlier ratings file parts the levels at {earlier.get('thresholds')}, not at "
+                          f"{data['thresholds']}: its lines cannot be kept beside the new ones")
+    result = copy.deepcopy(dict(data))
+    sources = result["made"].setdefault("sources", {})
+    kept = []
+    for slug, rulesets in earlier["games"].items():
+        for ruleset, line in rulesets.items():
+            if ruleset in result["games"].get(slug, {}):
+                continue
+            name = f"{slug}/{ruleset}"
+            result["games"].setdefault(slug, {})[ruleset] = copy.deepcopy(line)
+            sources[name] = dict(earlier["made"].get("sources", {}).get(name, {})) | {
+                "kept_from_version": earlier["version"]}
+            kept.append(name)
+    order = [(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS]
+    result["games"] = {slug: {ruleset: result["games"][slug][ruleset] for game, ruleset in order
+                              if game == slug and ruleset in result["games"][slug]}
+                       for slug in dict.fromkeys(game for game, _ in order) if slug in result["games"]}
+    result["made"]["sources"] = {f"{slug}/{ruleset}": sources[f"{slug}/{ruleset}"]
+                                 for slug, ruleset in order if f"{slug}/{ruleset}" in sources}
+    return result, kept
+
+
 def withhold_thin_levels(earlier: Mapping[str, Any]) -> dict[str, Any]:
     """A ratings file of format 1 (every level offered, however few its deals) in the current
     format, one version higher: the levels with fewer than

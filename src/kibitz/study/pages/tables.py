@@ -265,8 +265,9 @@ def ratings_table(ratings: Ratings) -> str:
     winnable."""
     from kibitz.registry import games
     from kibitz.rules import RULESETS
-    out = ["| game | rules | deals rated | easy | medium | hard | offered deals proved winnable |",
-           "|---|---|---:|---|---|---|---:|"]
+    out = ["| game | rules | deals rated | easy | medium | hard | offered deals proved winnable | rated by |",
+           "|---|---|---:|---|---|---|---:|---|"]
+    sources = ratings.made.get("sources", {})
     for info in games():
         for ruleset in RULESETS:
             counts = ratings.levels(info.slug, ruleset)
@@ -278,10 +279,22 @@ def ratings_table(ratings: Ratings) -> str:
             cells = [f"empty ({count.empty.found:,})" if count.empty is not None else f"{count.deals:,}"
                      for count in counts]
             winnable = sum(count.winnable for count in counts)
-            out.append(f"| {info.name} | {ruleset} | {rated:,} | " + " | ".join(cells) + f" | {winnable:,} |")
+            out.append(f"| {info.name} | {ruleset} | {rated:,} | " + " | ".join(cells) + f" | {winnable:,} | "
+                       f"{rated_by(sources.get(f'{info.slug}/{ruleset}', {}))} |")
     out.append(f"\nA level that fewer than {MIN_LEVEL_DEALS} rated deals reached is declared empty and not "
-               "offered: the cell gives how many reached it.")
+               "offered: the cell gives how many reached it. *Rated by*: the strong agent's and the solver's "
+               "versions; *earlier*: a line the current rating has not reached yet, kept from an earlier one.")
     return "\n".join(out)
+
+
+def rated_by(source: Mapping[str, object]) -> str:
+    """Who rated a line, from its source in the ratings file: ``agent 3, solver 22``, and
+    ``earlier (version 4)`` for a line kept from an earlier rating."""
+    words = f"agent {source.get('agent_version', '?')}, solver {source.get('solver_version', '?')}"
+    earlier = source.get("kept_from_version")
+    if earlier is not None:
+        return f"{words}; earlier (version {earlier})"
+    return words
 
 
 def rated_lines(ratings: Ratings) -> list[RatedLine]:
