@@ -137,6 +137,15 @@ def test_the_odds_figure_sets_the_agents_beside_thoughtful_winnability() -> None
     assert "(sees every card)" not in words(without_study)
 
 
+def test_the_strong_agent_at_each_games_budget_is_one_series() -> None:
+    given = odds_lines()
+    other = [replace(line, game="duchess", setting="study*10" if line.agent == "strong" else line.setting)
+             for line in given]
+    text = words(odds_figure(given + other))
+    assert "strong, each game at its budget (fair play)" in text and text.count("strong") == 1
+    assert "Duchess (standard)" in text and "greedy (fair play)" in text
+
+
 def test_the_builds_figure_has_a_bar_per_build() -> None:
     svg = builds_figure(SPEEDS)
     text = words(svg)

@@ -281,10 +281,13 @@ def odds_figure(lines: Sequence[OddsLine]) -> str:
     groups: dict[tuple[str, str], list[OddsLine]] = {}
     for line in lines:
         groups.setdefault((line.game, line.rulesets), []).append(line)
-    keys = sorted({(line.agent, line.setting, line.agent_version) for line in lines},
+    # one series per agent and version: the strong agent's budget may differ from game to game
+    keys = sorted({(line.agent, line.agent_version) for line in lines},
                   key=lambda key: (AGENT_ORDER.index(key[0]) if key[0] in AGENT_ORDER else len(AGENT_ORDER), key))
     agents = [key[0] for key in keys]
-    names = {key: key[0] if agents.count(key[0]) == 1 else f"{key[0]} ({key[1]}, version {key[2]})" for key in keys}
+    settings = {key: {line.setting for line in lines if (line.agent, line.agent_version) == key} for key in keys}
+    names = {key: (key[0] if agents.count(key[0]) == 1 else f"{key[0]} (version {key[1]})")
+             + (", each game at its budget" if len(settings[key]) > 1 else "") for key in keys}
     colors = {key: AGENT_COLORS[key[0]] if key[0] in AGENT_COLORS and agents.count(key[0]) == 1
               else COLORS[index % len(COLORS)] for index, key in enumerate(keys)}
     slots = len(keys) + 1
@@ -295,8 +298,8 @@ def odds_figure(lines: Sequence[OddsLine]) -> str:
         _rows_axis(axes, [line_label(game, rulesets) for game, rulesets in groups])
         labelled: set[object] = set()
         for row, group in enumerate(groups.values()):
-            for line in sorted(group, key=lambda line: keys.index((line.agent, line.setting, line.agent_version))):
-                key = (line.agent, line.setting, line.agent_version)
+            for line in sorted(group, key=lambda line: keys.index((line.agent, line.agent_version))):
+                key = (line.agent, line.agent_version)
                 _point(axes, line.rate, line.interval, row + (keys.index(key) - (slots - 1) / 2) * step,
                        NO_LEGEND if key in labelled else f"{names[key]} (fair play)",
                        fmt="o", color=colors[key], capsize=2)
