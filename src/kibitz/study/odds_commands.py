@@ -85,7 +85,7 @@ def add_command(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help="seed of the agents' generators, with the deal number (default 0; "
                       "with --report: every seed)")
     odds.add_argument("--affordable", type=positive_seconds, nargs="?", const=AFFORDABLE_SECONDS, default=None,
-                      metavar="S", help="the strong agent plays the first 10 deals first and stops there when they "
+                      metavar="S", help=f"the strong agent plays the first {PROBE_DEALS} deals first and stops there when they "
                       f"cost more than S processor seconds a game (default S: {AFFORDABLE_SECONDS:g}), and the "
                       "command then ends with exit status 3; for a budget step, where a large budget may cost "
                       "minutes a game")
@@ -153,9 +153,6 @@ class TooCostly(Exception):
     def __init__(self, played: int, skipped: int) -> None:
         super().__init__(played, skipped)
         self.played, self.skipped = played, skipped
-
-
-"""With ``--affordable``: the deals played first, whose mean cost decides whether to go on."""
 
 
 def play_line(plan: OddsPlan, store: Store, backend: OddsRunner, affordable: float | None) -> tuple[int, int]:
