@@ -35,7 +35,7 @@ from kibitz.difficulty import LEVELS, parse_ratings
 from kibitz.errors import KibitzError
 from kibitz.registry import find
 from kibitz.rules import RULESETS
-from kibitz.study.ratings import (Rater, Verdicts, format_ratings, next_block, rate_line, ratings_file,
+from kibitz.study.ratings import (Line, Rater, Verdicts, format_ratings, next_block, rate_line, ratings_file,
                                   with_earlier_lines, with_verdicts, withhold_thin_levels)
 from kibitz.study.store import Store
 
@@ -112,6 +112,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--setting", default="study", choices=sorted(SETTINGS), help="its setting (default study)")
     parser.add_argument("--seeds", default="0,1,2", help="the seeds every rated deal is played with (default 0,1,2)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the ratings file written")
+    parser.add_argument("--unfinished", action="store_true",
+                        help="write the lines still being rated too (default: only those --next has no block for)")
     parser.add_argument("--only-rated", action="store_true",
                         help="write only the lines the results file rates (default: a line it does not rate is "
                              "kept from the file at --out as it was, its source saying so)")
@@ -161,7 +163,19 @@ def main(argv: list[str]) -> int:
             return 0
         rulesets = [name.strip() for name in args.rulesets.split(",") if name.strip()]
         run = {name: value for name, value in (("block", args.block), ("max_deals", args.max_deals)) if value}
-        data = ratings_file(store, rulesets, rater, version, run)
+        block, cap = args.block or BLOCK, args.max_deals or MAX_DEALS
+        unfinished: list[str] = []
+
+        def finished(line: Line) -> bool:
+            """Whether the runner is done with a line: a line still being rated is not written."""
+            done = args.unfinished or next_block(line.counts(), line.covered(), block, cap) is None
+            if not done:
+                unfinished.append(f"{line.slug}/{line.ruleset}")
+            return done
+
+        data = ratings_file(store, rulesets, rater, version, run, finished)
+        for name in unfinished:
+            print(f"{name:26} still being rated (rate_deals.py --next): not written (--unfinished writes it)")
     if args.out.exists() and not args.only_rated:
         data, kept = with_earlier_lines(data, read_json(args.out))
         earlier = data["made"]["sources"]

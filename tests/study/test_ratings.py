@@ -285,22 +285,27 @@ def test_a_new_rating_keeps_the_earlier_lines_it_does_not_rate(tmp_path: Path,
         add_plays(store, "cicely", levels_of(55, 0, 0), ruleset="pysolfc")   # cicely rated again
         add_plays(store, "parisienne", levels_of(50, 0, 0))                 # a line the earlier file lacks
     rate_deals = load_rate_deals()
-    assert rate_deals.main(["--db", str(db), "--out", str(out)]) == 0
+    assert rate_deals.main(["--db", str(db), "--out", str(out)]) == 0     # blocks of 200 to 5,000: unfinished
+    told = capsys.readouterr().out
+    assert "cicely/pysolfc             still being rated (rate_deals.py --next): not written" in told
+    assert json.loads(out.read_text("utf-8"))["games"] == {key: value for key, value in earlier["games"].items()}
+    finished = ["--block", "50", "--max-deals", "50"]                         # 50 deals are all a line needs
+    assert rate_deals.main(["--db", str(db), "--out", str(out), *finished]) == 0
     assert "duchess/standard" in capsys.readouterr().out
     data = json.loads(out.read_text("utf-8"))
     ratings = parse_ratings(data)
-    assert ratings.version == 4
+    assert ratings.version == 5
     assert [(slug, ruleset) for slug, rulesets in data["games"].items() for ruleset in rulesets] == [
         ("parisienne", "standard"), ("duchess", "standard"), ("cicely", "standard"),
         ("cicely", "pysolfc")]                               # the registry's order; cicely's rulesets share rules
     assert data["games"]["duchess"]["standard"] == earlier["games"]["duchess"]["standard"]
     sources = data["made"]["sources"]
-    assert sources["duchess/standard"] == {"agent_version": 2, "kept_from_version": 3}
+    assert sources["duchess/standard"] == {"agent_version": 2, "kept_from_version": 3}   # from the first file
     assert sources["cicely/pysolfc"]["agent_version"] == versions_of("cicely", "pysolfc", "strong")[0]
     assert "kept_from_version" not in sources["cicely/pysolfc"]
     assert len(ratings.deals("cicely", "pysolfc")) == 55
-    assert rate_deals.main(["--db", str(db), "--out", str(out), "--only-rated"]) == 0
+    assert rate_deals.main(["--db", str(db), "--out", str(out), "--only-rated", "--unfinished"]) == 0
     assert set(json.loads(out.read_text("utf-8"))["games"]) == {"parisienne", "cicely"}   # duchess dropped
     out.write_text(json.dumps(earlier_file()), "utf-8")                  # format 1: its lines cannot be kept
     with pytest.raises(KibitzError, match="format 1, not 2: its lines cannot be kept"):
-        rate_deals.main(["--db", str(db), "--out", str(out)])
+        rate_deals.main(["--db", str(db), "--out", str(out), *finished])

@@ -21,7 +21,7 @@ import os
 import platform
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from kibitz.difficulty import FORMAT, FORMAT_VERSION, LEVELS, MIN_LEVEL_DEALS, Level, RatedDeal, Thresholds
 from kibitz.errors import KibitzError
@@ -208,9 +208,11 @@ LEVEL_WORDS = ("easy: win share >= thresholds.easy; hard: win share < thresholds
 
 
 def ratings_file(store: Store, rulesets: Iterable[str], rater: Rater, version: int,
-                 run: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The ratings file of every game and ruleset with rated deals in ``store``; ``run``: how
-    the runner played them (block, cap), recorded in ``made``."""
+                 run: Mapping[str, Any] | None = None,
+                 finished: Callable[[Line], bool] | None = None) -> dict[str, Any]:
+    """The ratings file of every game and ruleset with rated deals in ``store`` (with
+    ``finished``, only those it says are finished); ``run``: how the runner played them
+    (block, cap), recorded in ``made``."""
     import kibitz
     from kibitz.agents import SETTINGS
     games: dict[str, dict[str, dict[str, Any]]] = {}
@@ -219,7 +221,7 @@ def ratings_file(store: Store, rulesets: Iterable[str], rater: Rater, version: i
         for ruleset in rulesets:
             found = verdicts(store, info.slug, ruleset)
             line = rate_line(store, info.slug, ruleset, rater, found=found)
-            if line.versions is None:
+            if line.versions is None or (finished is not None and not finished(line)):
                 continue
             games.setdefault(info.slug, {})[ruleset] = line_entry(line.deals)
             solved = [found.seconds.get(rated.deal, 0.0) for rated in line.deals]
@@ -272,8 +274,9 @@ def with_earlier_lines(data: Mapping[str, Any], earlier: Mapping[str, Any]) -> t
                 continue
             name = f"{slug}/{ruleset}"
             result["games"].setdefault(slug, {})[ruleset] = copy.deepcopy(line)
-            sources[name] = dict(earlier["made"].get("sources", {}).get(name, {})) | {
-                "kept_from_version": earlier["version"]}
+            source = dict(earlier["made"].get("sources", {}).get(name, {}))
+            source.setdefault("kept_from_version", earlier["version"])   # the rating the line comes from
+            sources[name] = source
             kept.append(name)
     order = [(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS]
     result["games"] = {slug: {ruleset: result["games"][slug][ruleset] for game, ruleset in order
