@@ -134,6 +134,7 @@ def main(argv: list[str]) -> int:
         parser.error("--db is needed (every task but --withhold reads a results file)")
     if not Path(args.db).is_file():
         raise KibitzError(f"there is no results file {args.db}")
+    unfinished: list[str] = []
     with Store(args.db) as store:
         if args.counts or args.next:
             game, ruleset = args.counts or args.next
@@ -164,7 +165,6 @@ def main(argv: list[str]) -> int:
         rulesets = [name.strip() for name in args.rulesets.split(",") if name.strip()]
         run = {name: value for name, value in (("block", args.block), ("max_deals", args.max_deals)) if value}
         block, cap = args.block or BLOCK, args.max_deals or MAX_DEALS
-        unfinished: list[str] = []
 
         def finished(line: Line) -> bool:
             """Whether the runner is done with a line: a line still being rated is not written."""
@@ -174,14 +174,14 @@ def main(argv: list[str]) -> int:
             return done
 
         data = ratings_file(store, rulesets, rater, version, run, finished)
-        for name in unfinished:
-            print(f"{name:26} still being rated (rate_deals.py --next): not written (--unfinished writes it)")
+    kept: list[str] = []
     if args.out.exists() and not args.only_rated:
         data, kept = with_earlier_lines(data, read_json(args.out))
-        earlier = data["made"]["sources"]
-        for name in kept:
-            print(f"{name:26} not rated in the results file: kept from version {earlier[name]['kept_from_version']}")
-    write(data, args.out)
+    write(data, args.out)   # before anything is printed: a closed output loses no rating
+    for name in unfinished:
+        print(f"{name:26} still being rated (rate_deals.py --next): not written (--unfinished writes it)")
+    for name in kept:
+        print(f"{name:26} kept as it was, from version {data['made']['sources'][name]['kept_from_version']}")
     summary(data)
     return 0
 
