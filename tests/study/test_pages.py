@@ -3,6 +3,7 @@ and the repository's own pages in agreement with the rows committed beside them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,11 @@ def test_the_budget_table_says_when_a_game_has_not_played_the_whole_step() -> No
     cicely = next(line for line in table.splitlines() if line.startswith("| Cicely |"))
     assert duchess.endswith("| 1x |")
     assert cicely.endswith("| 1x so far (20 of 40 deals) |")
+    # a budget stopped after its first deals for its cost is not "so far": it is done
+    costly = [play(game, setting, deal, deal % 10 != 0) for game, deals in (("duchess", 40),)
+              for setting in ("study", "study*10") for deal in range(1, deals + 1)]
+    costly += [play("cicely", "study", deal, deal % 4 != 0) for deal in range(1, 41)]
+    costly += [replace(play("cicely", "study*10", deal, True), cpu_seconds=200.0) for deal in range(1, 11)]
+    table = budget_table(Kept(plays=tuple(costly)))
+    cicely = next(line for line in table.splitlines() if line.startswith("| Cicely |"))
+    assert cicely.endswith("| 1x (10x costs 200.0 s a game, more than the affordable 20 s) |")

@@ -247,7 +247,7 @@ def budget_table(kept: Kept) -> str:
                          f"({span(wilson(result.won, result.games), 0)}), {result.cpu_seconds:.1f}")
         choice = step.choice()
         chosen = "not measured yet" if choice is None else choice.words()
-        if 0 < step.deals < most:
+        if 0 < step.deals < most and (choice is None or choice.costly is None):   # a costly budget stops early
             chosen += f" so far ({step.deals:,} of {most:,} deals)"
         out.append(f"| {game_name(step.game)} | {joined_rulesets(step.ruleset, step.same_rules)} | {step.deals:,} | "
                    + " | ".join(cells) + f" | {chosen} |")
