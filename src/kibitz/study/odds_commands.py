@@ -21,8 +21,10 @@ from kibitz.study.budgets import AFFORDABLE_SECONDS
 from kibitz.study.odds import MAX_SEED, OddsPlan, OddsRunner
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from kibitz.study.report import OddsLine
-    from kibitz.study.store import Store
+    from kibitz.study.store import Play, Store
 
 ODDS_EPILOG = f"""\
 Each agent sees only what a player sees (the cards face up, how many each pile
@@ -127,10 +129,7 @@ def chosen_budget(store: Store, slug: str, ruleset: str, setting: str) -> tuple[
     """The budget the budget step in ``store`` chose for the strong agent (this kibitz's
     versions) in a game and ruleset, and in words; :class:`KibitzError` where none is measured."""
     from kibitz.study.budgets import budget_steps
-    from kibitz.study.odds import versions_of
-    versions = versions_of(slug, ruleset, "strong")
-    plays = [play for play in store.plays(slug) if play.agent == "strong"
-             and (play.agent_version, play.solver_version, play.rules_version) == versions]
+    plays = current_plays(slug, ruleset, "strong", store.plays(slug))
     step = next((step for step in budget_steps(plays, alike=registered_alike())
                  if (step.game, step.ruleset, step.setting) == (slug, ruleset, setting)), None)
     choice = None if step is None else step.choice()
@@ -178,13 +177,20 @@ def play_line(plan: OddsPlan, store: Store, backend: OddsRunner, affordable: flo
 def probe_cost(plan: OddsPlan, store: Store) -> tuple[float, int]:
     """The mean processor seconds a game of ``plan``'s first :data:`PROBE_DEALS` deals as
     played in ``store`` (this kibitz's versions), and how many were played."""
-    from kibitz.study.odds import versions_of
-    versions = versions_of(plan.game, plan.ruleset, plan.agent)
     wanted = set(plan.deals[:PROBE_DEALS])
-    costs = [play.cpu_seconds for play in store.plays(plan.game, plan.ruleset)
-             if play.deal in wanted and (play.agent, play.setting, play.seed) == (plan.agent, plan.stored_setting, plan.seed)
-             and (play.agent_version, play.solver_version, play.rules_version) == versions]
+    costs = [play.cpu_seconds for play in current_plays(plan.game, plan.ruleset, plan.agent,
+                                                         store.plays(plan.game, plan.ruleset))
+             if play.deal in wanted and (play.setting, play.seed) == (plan.stored_setting, plan.seed)]
     return (sum(costs) / len(costs) if costs else 0.0), len(costs)
+
+
+def current_plays(game: str, ruleset: str, agent: str, plays: Iterable[Play]) -> list[Play]:
+    """Those of ``plays`` by ``agent`` with this kibitz's versions of the agent, the solver and
+    ``game``'s rules under ``ruleset``."""
+    from kibitz.study.odds import versions_of
+    versions = versions_of(game, ruleset, agent)
+    return [play for play in plays if play.agent == agent
+            and (play.agent_version, play.solver_version, play.rules_version) == versions]
 
 
 def odds_agents(names: list[str] | None) -> list[str]:

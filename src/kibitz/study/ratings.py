@@ -278,12 +278,16 @@ def with_earlier_lines(data: Mapping[str, Any], earlier: Mapping[str, Any]) -> t
             source.setdefault("kept_from_version", earlier["version"])   # the rating the line comes from
             sources[name] = source
             kept.append(name)
-    order = [(info.slug, ruleset) for info in kibitz.games() for ruleset in RULESETS]
-    result["games"] = {slug: {ruleset: result["games"][slug][ruleset] for game, ruleset in order
-                              if game == slug and ruleset in result["games"][slug]}
-                       for slug in dict.fromkeys(game for game, _ in order) if slug in result["games"]}
-    result["made"]["sources"] = {f"{slug}/{ruleset}": sources[f"{slug}/{ruleset}"]
-                                 for slug, ruleset in order if f"{slug}/{ruleset}" in sources}
+    games: dict[str, dict[str, Any]] = {}   # in the registry's order, as a new file has them
+    ordered: dict[str, Any] = {}
+    for info in kibitz.games():
+        for ruleset in RULESETS:
+            line = result["games"].get(info.slug, {}).get(ruleset)
+            if line is not None:
+                games.setdefault(info.slug, {})[ruleset] = line
+            if f"{info.slug}/{ruleset}" in sources:
+                ordered[f"{info.slug}/{ruleset}"] = sources[f"{info.slug}/{ruleset}"]
+    result["games"], result["made"]["sources"] = games, ordered
     return result, kept
 
 

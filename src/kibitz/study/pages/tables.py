@@ -16,10 +16,9 @@ from kibitz.intervals import wilson
 from kibitz.study.budgets import AFFORDABLE_SECONDS, BudgetStep, budget_steps
 from kibitz.study.pages.figures import RatedLine, Tail, game_name
 from kibitz.study.pages.kept import Kept
-from kibitz.study.report import Line, OddsLine, check_words, joined_rulesets, format_speeds, latest_checks, summarize, summarize_odds
+from kibitz.study.report import (Line, OddsLine, check_words, format_speeds, joined_rulesets, latest_checks, summarize,
+                                 summarize_odds)
 from kibitz.study.store import Play
-
-"""A strong agent's setting with its budget multiplied is named ``study*10``."""
 
 
 def game_order(slug: str, ruleset: str) -> tuple[int, int, str, str]:
