@@ -172,6 +172,20 @@ def test_the_clock_ticks_during_play_and_stops_under_a_page() -> None:
     run(scenario, app)
 
 
+def test_a_tick_while_the_table_closes_is_no_error() -> None:
+    # The timer's last tick can come after the app's widgets are gone.
+    now = [100.0]
+    app = TableApp(duchess([]), now=lambda: now[0])
+
+    async def scenario(app: TableApp, pilot: Pilot[None]) -> None:
+        await app.query_one("#status-line").remove()
+        now[0] += 5
+        app.tick_clock()
+        assert app.clock.words() == "0:05"
+
+    run(scenario, app)
+
+
 def test_the_clock_is_the_stored_games_clock(tmp_path: Path) -> None:
     keeper = GameKeeper(tmp_path)
     play = keeper.start(duchess([]), True)

@@ -205,7 +205,9 @@ class TableApp(App[None]):
     def show_clock(self) -> None:
         """The right end of the status line: the analysis mode, the assisted mark, the clock."""
         parts = ["analysis" if self.analysis else "", "assisted" if self.is_assisted() else "", self.clock.words()]
-        self.query_one("#clock", Static).update(" · ".join(part for part in parts if part))
+        # None while the app closes: its widgets go before the last tick of the clock's timer.
+        for clock in self.query("#clock").results(Static):
+            clock.update(" · ".join(part for part in parts if part))
 
     def tick_clock(self) -> None:
         """Once a second: the clock counts the time gone by while the game is played on the
