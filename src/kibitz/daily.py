@@ -23,6 +23,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Iterable
 
 from kibitz import difficulty
@@ -44,15 +45,16 @@ def candidates(game: str, ruleset: str) -> tuple[int, ...]:
     return difficulty.ratings().daily_deals(game, ruleset)
 
 
-def _order(slug: str, ruleset: str, cycle: int, count: int) -> list[int]:
+@lru_cache(maxsize=32)
+def _order(slug: str, ruleset: str, cycle: int, count: int) -> tuple[int, ...]:
     """The order of the ``count`` candidates in ``cycle``: a Fisher-Yates shuffle whose every
-    draw is a hash."""
+    draw is a hash (kept for the next days of the cycle: a hash a candidate each time)."""
     order = list(range(count))
     for i in range(count - 1, 0, -1):
         digest = hashlib.sha256(f"kibitz-daily:{slug}:{ruleset}:{cycle}:{i}".encode("ascii")).digest()
         j = int.from_bytes(digest, "big") % (i + 1)
         order[i], order[j] = order[j], order[i]
-    return order
+    return tuple(order)
 
 
 def deal_of_the_day(game: str, ruleset: str, day: date) -> int:
@@ -65,7 +67,7 @@ def deal_of_the_day(game: str, ruleset: str, day: date) -> int:
     cycle, place = divmod(day.toordinal(), count)
     order = _order(slug, ruleset, cycle, count)
     if count >= 3 and place <= 1 and order[0] == _order(slug, ruleset, cycle - 1, count)[-1]:
-        order[0], order[1] = order[1], order[0]
+        place = 1 - place   # the first two deals change places
     return deals[order[place]]
 
 

@@ -2,8 +2,9 @@
 virtual environment with no Rust compiler on the PATH, every command run once from outside
 the checkout, and the page loaded in the browser from the installed package.
 
-The wheels are built once, here (a few minutes: the native kernel's portable wheel is
-compiled twice for its profile). Where the machine has no cargo, ``dist/`` holds kibitz's
+The wheels are built once, here (a minute or two: the native kernel's portable wheel without
+its profile, ``KIBITZ_NATIVE_PROFILE=no``, as the local build of ``scripts/setup`` is already
+profile-guided by the same steps). Where the machine has no cargo, ``dist/`` holds kibitz's
 wheel alone and the installed kibitz must say that its rules run in pure Python.
 """
 
@@ -56,8 +57,9 @@ BUILT: list[str] = []
 
 def build_wheels() -> list[Path]:
     """The wheels ``scripts/wheels`` builds into ``dist/`` (in an environment without the
-    tests' own switches of the build)."""
+    tests' own switches of the build; the kernel compiled once, without its profile)."""
     env = {name: value for name, value in os.environ.items() if name not in ("KIBITZ_PURE_PYTHON", "KIBITZ_NATIVE")}
+    env["KIBITZ_NATIVE_PROFILE"] = "no"
     built = subprocess.run([str(ROOT / "scripts" / "wheels")], capture_output=True, text=True, timeout=1800, env=env)
     assert built.returncode == 0, built.stderr
     BUILT.clear()

@@ -1,6 +1,7 @@
 """A seeded sweep of hostile and careless requests against a real ``kibitz serve``.
 
-Thousands of requests: malformed and oversized bodies, wrong types, huge numbers,
+Thousands of requests (two thousand and the races; ``KIBITZ_SWEEP_REQUESTS``
+sets the number): malformed and oversized bodies, wrong types, huge numbers,
 unknown ids, path traversal, foreign hosts, cross-site requests, wrong methods,
 moves on finished games, conflicting moves and undo/redo races from several threads,
 and clients that stall or vanish. It passes when no answer is a 5xx, every 4xx is a
@@ -11,6 +12,7 @@ and after a restart of the server, is what its record gives when replayed.
 from __future__ import annotations
 
 import json
+import os
 import random
 import socket
 import threading
@@ -29,8 +31,9 @@ from kibitz.web.store import Play
 from .browser import start_server, stop
 
 SEED = 20261201
-REQUESTS = 5000
-"""Requests of the serial part of the sweep (the threads and raw sockets come on top)."""
+REQUESTS = int(os.environ.get("KIBITZ_SWEEP_REQUESTS", "2000"))
+"""Requests of the serial part of the sweep (the threads and raw sockets come on top);
+``KIBITZ_SWEEP_REQUESTS`` sets more for a longer sweep."""
 RACE_THREADS = 6
 RACE_REQUESTS = 60
 """Requests of each racing thread."""

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 WORKLOAD = (("kingsdown-eights", "standard", 922), ("duchess", "pysolfc", 1154))
 """The deals searched: game, ruleset, deal."""
-NODES = {"native": 300_000, "python": 20_000}
+NODES = {"native": 300_000, "python": 6_000}
 """Nodes searched per deal of the workload, by the build of the rules in use (about a
-third of a second each way)."""
+third of a second for the whole workload either way)."""
 MOMENTS = ("start", "end")
 
 
