@@ -36,7 +36,8 @@ def kept_study(docs: Path, rows: list[Row]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with Store(docs / "scratch.db") as store:
         store.add(rows)
-        export_rows(store, folder / "duchess-standard.csv.gz", game="duchess", ruleset="standard")
+        for game, ruleset in {(row.game, row.ruleset): None for row in rows}:
+            export_rows(store, folder / f"{game}-{ruleset}.csv.gz", game=game, ruleset=ruleset)
     (docs / "scratch.db").unlink()
 
 
@@ -63,7 +64,8 @@ def test_pages_are_written_from_the_kept_rows_and_checked(tmp_path: Path, capsys
     docs = tmp_path / "docs"
     docs.mkdir()
     skeleton(docs)
-    kept_study(docs, [row(1, "won", 0.01), row(2, "won", 3.0), row(3, "lost", 0.5), row(4, "unknown", 10.0)])
+    kept_study(docs, [row(1, "won", 0.01), row(2, "won", 3.0), row(3, "lost", 0.5), row(4, "unknown", 10.0),
+                      row(1, "won", 0.2, "parisienne"), row(2, "won", 4.0, "parisienne")])
     assert main(["report", "--pages", str(docs), "--check"]) == 1
     out = capsys.readouterr().out
     assert "winnability.md: block winnability-table disagrees with the kept rows" in out
@@ -76,6 +78,7 @@ def test_pages_are_written_from_the_kept_rows_and_checked(tmp_path: Path, capsys
     page = (docs / "winnability.md").read_text(encoding="utf-8")
     assert "| Duchess | standard | 4 | 2 | 1 | 1 |" in page
     assert "| Duchess (standard) | 4 | 2 | 1 | not tried | not tried |" in page  # at 1, 10, 60, 600 s
+    assert "| Parisienne (standard) | 2 | 1 | 0 | 0 | 0 |" in page  # none left to try at 60 or 600 s
     assert "Duchess (standard) deal 3: every line of play tried" in page
     assert "the independent check: not run yet" in page
     assert main(["report", "--pages", str(docs), "--check"]) == 0

@@ -101,7 +101,8 @@ def ordered_tails(kept: Kept) -> list[Tail]:
 def tail_table(kept: Kept, limits: Sequence[float] = (1, 10, 60, 600)) -> str:
     """Per game and ruleset, the deals still undecided at each of ``limits`` seconds of
     processor time (a deal counts as decided at the time its deciding run took); a limit
-    above the longest the line's deals were tried at is not tried yet."""
+    above the longest the line's deals were tried at is not tried yet, unless no deal was
+    left undecided to try (then none is undecided there either)."""
     found = ordered_tails(kept)
     if not found:
         return "No winnability rows are kept yet."
@@ -109,7 +110,9 @@ def tail_table(kept: Kept, limits: Sequence[float] = (1, 10, 60, 600)) -> str:
            "|---|---:|" + "---:|" * len(limits)]
     for tail in found:
         longest = max(tail.limits, default=0.0)
-        counts = [f"{tail.undecided_at(limit):,}" if limit <= longest else "not tried" for limit in limits]
+        left = tail.undecided_at(longest)
+        counts = [f"{tail.undecided_at(limit):,}" if limit <= longest or not left else "not tried"
+                  for limit in limits]
         out.append(f"| {tail.label} | {tail.deals:,} | " + " | ".join(counts) + " |")
     return "\n".join(out)
 
