@@ -48,7 +48,7 @@ def candidates(game: str, ruleset: str) -> tuple[int, ...]:
 @lru_cache(maxsize=32)
 def _order(slug: str, ruleset: str, cycle: int, count: int) -> tuple[int, ...]:
     """The order of the ``count`` candidates in ``cycle``: a Fisher-Yates shuffle whose every
-    draw is a hash (kept for the next days of the cycle: a hash a candidate each time)."""
+    draw is a hash. Cached: the days of one cycle share it, so each day costs no new hashes."""
     order = list(range(count))
     for i in range(count - 1, 0, -1):
         digest = hashlib.sha256(f"kibitz-daily:{slug}:{ruleset}:{cycle}:{i}".encode("ascii")).digest()
