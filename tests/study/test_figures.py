@@ -4,6 +4,7 @@ read and written as CSV; and matplotlib imported only when a figure is drawn."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import subprocess
@@ -74,6 +75,8 @@ def test_the_tails_count_each_deal_once_with_the_row_that_decided_it() -> None:
     assert tail.decided_seconds == (0.2, 0.5, 0.5, 0.5, 0.5, 4.0, 5.0, 30.0)
     assert tail.limits == (10.0, 60.0)
     assert [tail.undecided_at(limit) for limit in (0.001, 0.2, 1, 10, 60)] == [10, 9, 5, 3, 2]
+    assert tail.tried == (60.0, math.inf)  # deal 9 at its retry's limit; deal 10 no limit decides
+    assert [tail.untried_at(limit) for limit in (10, 60, 600)] == [0, 0, 1]
     (line,) = summarize(rows)
     assert (line.deals, line.unknown) == (tail.deals, tail.undecided)
 
@@ -91,9 +94,11 @@ def test_rulesets_with_the_same_rules_share_a_tail() -> None:
 
 def test_a_tail_must_add_up() -> None:
     with pytest.raises(ValueError, match="3 deals, but 1 decided and 1 undecided"):
-        Tail("Duchess (pysolfc)", 3, (0.5,), 1, ())
+        Tail("Duchess (pysolfc)", 3, (0.5,), 1, (), (10.0,))
     with pytest.raises(ValueError, match="increasing order"):
-        Tail("Duchess (pysolfc)", 2, (0.5, 0.1), 0, ())
+        Tail("Duchess (pysolfc)", 2, (0.5, 0.1), 0, (), ())
+    with pytest.raises(ValueError, match="2 undecided deals, but 1 limits"):
+        Tail("Duchess (pysolfc)", 3, (0.5,), 2, (10.0,), (10.0,))
 
 
 def test_the_winnability_figure_shows_each_line_and_its_counts() -> None:
@@ -112,8 +117,8 @@ def test_the_winnability_figure_shows_each_line_and_its_counts() -> None:
 
 def test_the_undecided_tail_figure_steps_down_to_the_limits() -> None:
     decided = tuple(sorted(0.0005 * 1.0001 ** n for n in range(99_950)))  # 100,000 deals: a large input
-    many = Tail("Tournament (pysolfc)", 100_000, decided, 50, (10.0, 60.0))
-    few = Tail("Napoleon's Flank (standard)", 100_000, (0.01,) * 99_990, 10, (10.0,))
+    many = Tail("Tournament (pysolfc)", 100_000, decided, 50, (10.0, 60.0), (60.0,) * 50)
+    few = Tail("Napoleon's Flank (standard)", 100_000, (0.01,) * 99_990, 10, (10.0,), (10.0,) * 10)
     svg = undecided_tail_figure([many, few])
     text = words(svg)
     for expected in ("Tournament (pysolfc)", "Napoleon's Flank (standard)", "10 s", "60 s",

@@ -216,3 +216,18 @@ def test_the_budget_table_says_when_a_game_has_not_played_the_whole_step() -> No
     table = budget_table(Kept(plays=tuple(costly)))
     cicely = next(line for line in table.splitlines() if line.startswith("| Cicely |"))
     assert cicely.endswith("| 1x (10x costs 200.0 s a game, more than the affordable 20 s) |")
+
+
+def test_the_tail_table_counts_the_deals_a_longer_pass_has_not_retried_yet_apart() -> None:
+    from kibitz.study.pages.kept import Kept
+    from kibitz.study.pages.tables import tail_table
+    retried = [replace(row(deal, outcome, seconds), timeout=60.0)
+               for deal, outcome, seconds in ((3, "won", 25.0), (4, "unknown", 60.0))]
+    rows = (row(1, "won", 0.5), row(2, "won", 5.0), *(row(deal, "unknown", 10.0) for deal in (3, 4, 5, 6, 7)),
+            *retried)
+    table = tail_table(Kept(rows=rows), limits=(1, 10, 60, 600))
+    # at 60 s: deal 4 undecided when retried, deals 5 to 7 not retried yet; nothing was tried at 600 s
+    assert "| Duchess (standard) | 7 | 6 | 5 | 1 + 3 not tried yet | not tried |" in table
+    finished = (*rows, *(replace(row(deal, "won", 30.0), timeout=60.0) for deal in (5, 6, 7)))
+    assert "| Duchess (standard) | 7 | 6 | 5 | 1 | not tried |" in tail_table(Kept(rows=finished),
+                                                                           limits=(1, 10, 60, 600))

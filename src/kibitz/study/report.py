@@ -95,6 +95,10 @@ class Line:
         return self.__dict__ | {"decided": self.decided, "losses": losses}
 
 
+CONFLICTING = "conflicting verdicts"
+"""The reason :func:`verdicts` gives a deal won by one row and proved lost by another."""
+
+
 def verdicts(group: list[Row]) -> tuple[list[Row], int]:
     """One row per deal: a won row if any (newest version first), else a lost one, else
     the newest unknown one; and the number of deals with both won and lost rows."""
@@ -109,7 +113,7 @@ def verdicts(group: list[Row]) -> tuple[list[Row], int]:
         lost = [r for r in rows if r.outcome == "lost"]
         if won and lost:
             conflicts += 1
-            chosen.append(replace(won[0], outcome="unknown", reason="conflicting verdicts"))
+            chosen.append(replace(won[0], outcome="unknown", reason=CONFLICTING))
         else:
             chosen.append((won or lost or rows)[0])
     return chosen, conflicts

@@ -23,7 +23,7 @@ from kibitz.errors import KibitzError, UnknownGameError
 from kibitz.files import write_atomically
 from kibitz.registry import find
 from kibitz.study import fields as field
-from kibitz.study.report import Alike, Line, OddsLine, joined_rulesets, line_ruleset, verdicts
+from kibitz.study.report import CONFLICTING, Alike, Line, OddsLine, joined_rulesets, line_ruleset, verdicts
 from kibitz.study.store import Row
 
 if TYPE_CHECKING:
@@ -88,17 +88,29 @@ class Tail:
     """Deals no row decided."""
     limits: tuple[float, ...]
     """The time limits (seconds) of the rows counted."""
+    tried: tuple[float, ...]
+    """For each undecided deal, the longest time limit (seconds) it was tried at, in
+    increasing order (``inf`` for a deal whose verdicts conflict: no limit decides it)."""
 
     def __post_init__(self) -> None:
         if self.deals != len(self.decided_seconds) + self.undecided:
             raise ValueError(f"{self.label}: {self.deals:,} deals, but {len(self.decided_seconds):,} decided "
                              f"and {self.undecided:,} undecided")
-        if list(self.decided_seconds) != sorted(self.decided_seconds):
-            raise ValueError(f"{self.label}: the seconds of the decided deals must be in increasing order")
+        for name, seconds in (("decided deals", self.decided_seconds), ("undecided deals' limits", self.tried)):
+            if list(seconds) != sorted(seconds):
+                raise ValueError(f"{self.label}: the seconds of the {name} must be in increasing order")
+        if len(self.tried) != self.undecided:
+            raise ValueError(f"{self.label}: {self.undecided:,} undecided deals, but {len(self.tried):,} "
+                             f"limits they were tried at")
 
     def undecided_at(self, limit: float) -> int:
         """Deals still undecided under a time limit of ``limit`` seconds."""
         return self.deals - bisect.bisect_right(self.decided_seconds, limit)
+
+    def untried_at(self, limit: float) -> int:
+        """Of the deals undecided under ``limit`` seconds, those not tried at that limit yet
+        (a pass of longer retries not finished): each was only tried at a shorter one."""
+        return bisect.bisect_left(self.tried, limit)
 
 
 @dataclass(frozen=True)
@@ -142,12 +154,22 @@ def tails(rows: Iterable[Row], alike: Alike | None = None) -> list[Tail]:
     for (game, ruleset, rules_version), group in sorted(groups.items()):
         chosen, _ = verdicts(group)
         decided = sorted(row.seconds for row in chosen if row.outcome != "unknown")
+        tried = sorted(tried_limit(row) for row in chosen if row.outcome == "unknown")
         label = line_label(game, joined_rulesets(ruleset, others.get((game, ruleset), ())))
         if versions[game, ruleset] > 1:
             label += f", rules version {rules_version}"
         limits = tuple(sorted({row.timeout for row in chosen if row.timeout is not None}))
-        found.append(Tail(label, len(chosen), tuple(decided), len(chosen) - len(decided), limits))
+        found.append(Tail(label, len(chosen), tuple(decided), len(chosen) - len(decided), limits, tuple(tried)))
     return found
+
+
+def tried_limit(row: Row) -> float:
+    """The longest time limit (seconds) an undecided deal's chosen row stands for: its own
+    limit (the newest, longest try), the time it took when it had none, and ``inf`` when the
+    deal's verdicts conflict."""
+    if row.reason == CONFLICTING:
+        return math.inf
+    return row.timeout if row.timeout is not None else row.seconds
 
 
 # -- drawing -------------------------------------------------------------------------------

@@ -100,21 +100,29 @@ def ordered_tails(kept: Kept) -> list[Tail]:
 
 def tail_table(kept: Kept, limits: Sequence[float] = (1, 10, 60, 600)) -> str:
     """Per game and ruleset, the deals still undecided at each of ``limits`` seconds of
-    processor time (a deal counts as decided at the time its deciding run took); a limit
-    above the longest the line's deals were tried at is not tried yet, unless no deal was
-    left undecided to try (then none is undecided there either)."""
+    processor time (a deal counts as decided at the time its deciding run took). Deals left
+    undecided at a shorter limit and not retried at this one yet are counted apart (``28 +
+    45 not tried yet``); a limit no such deal was tried at is ``not tried``; where no deal is
+    left undecided, none is at any longer limit either."""
     found = ordered_tails(kept)
     if not found:
         return "No winnability rows are kept yet."
     out = ["| game (rules) | deals | " + " | ".join(f"undecided at {limit:g} s" for limit in limits) + " |",
            "|---|---:|" + "---:|" * len(limits)]
     for tail in found:
-        longest = max(tail.limits, default=0.0)
-        left = tail.undecided_at(longest)
-        counts = [f"{tail.undecided_at(limit):,}" if limit <= longest or not left else "not tried"
-                  for limit in limits]
-        out.append(f"| {tail.label} | {tail.deals:,} | " + " | ".join(counts) + " |")
+        out.append(f"| {tail.label} | {tail.deals:,} | " + " | ".join(tail_cell(tail, limit) for limit in limits)
+                   + " |")
     return "\n".join(out)
+
+
+def tail_cell(tail: Tail, limit: float) -> str:
+    """The undecided deals of one line at one time limit, those not tried at it yet apart."""
+    undecided, untried = tail.undecided_at(limit), tail.untried_at(limit)
+    if not untried:
+        return f"{undecided:,}"
+    if untried == undecided:
+        return "not tried"
+    return f"{undecided - untried:,} + {untried:,} not tried yet"
 
 
 def losses_list(kept: Kept) -> str:
