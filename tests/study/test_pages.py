@@ -216,6 +216,14 @@ def test_the_budget_table_says_when_a_game_has_not_played_the_whole_step() -> No
     table = budget_table(Kept(plays=tuple(costly)))
     cicely = next(line for line in table.splitlines() if line.startswith("| Cicely |"))
     assert cicely.endswith("| 1x (10x costs 200.0 s a game, more than the affordable 20 s) |")
+    # a studied line whose step has played one budget only is listed, not left out
+    one_budget = [*plays, *(play("tournament", "study", deal, True) for deal in range(1, 31))]
+    studied = tuple(row(deal, "won", 0.1, game) for game in ("duchess", "tournament") for deal in (1, 2))
+    names = [line.split(" | ")[0] for line in budget_table(Kept(rows=studied, plays=tuple(one_budget))).splitlines()
+             if line.startswith("| ") and not line.startswith("| game")]
+    assert names == ["| Duchess", "| Tournament", "| Cicely"]  # in the games' order
+    assert "| Tournament | standard | - | - | - | not measured yet |" in budget_table(
+        Kept(rows=studied, plays=tuple(one_budget)))
 
 
 def test_the_tail_table_counts_the_deals_a_longer_pass_has_not_retried_yet_apart() -> None:

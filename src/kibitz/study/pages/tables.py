@@ -248,7 +248,8 @@ def budget_table(kept: Kept) -> str:
                                                    for factor in factors) + " | the odds' budget |",
            "|---|---|---:|" + "---|" * len(factors) + "---|"]
     most = max(step.deals for step in steps)
-    for step in sorted(steps, key=lambda step: game_order(step.game, step.ruleset)):
+    rows: list[tuple[tuple[int, int, str, str], str]] = []
+    for step in steps:
         by_factor = {result.factor: result for result in step.results if result.games}
         cells = []
         for factor in factors:
@@ -259,8 +260,15 @@ def budget_table(kept: Kept) -> str:
         chosen = "not measured yet" if choice is None else choice.words()
         if 0 < step.deals < most and (choice is None or choice.costly is None):   # a costly budget stops early
             chosen += f" so far ({step.deals:,} of {most:,} deals)"
-        out.append(f"| {game_name(step.game)} | {joined_rulesets(step.ruleset, step.same_rules)} | {step.deals:,} | "
-                   + " | ".join(cells) + f" | {chosen} |")
+        rows.append((game_order(step.game, step.ruleset),
+                     f"| {game_name(step.game)} | {joined_rulesets(step.ruleset, step.same_rules)} | {step.deals:,} | "
+                     + " | ".join(cells) + f" | {chosen} |"))
+    measured = {(step.game, step.ruleset) for step in steps}
+    for line in winnability_lines(kept):   # a line whose step has not played two budgets yet
+        if (line.game, line.ruleset) not in measured:
+            rows.append((game_order(line.game, line.ruleset), f"| {game_name(line.game)} | {line.rulesets} | - | "
+                         + " | ".join("-" for _ in factors) + " | not measured yet |"))
+    out.extend(text for _, text in sorted(rows))
     out.append("\nThe odds' budget is the least budget whose next (ten times more) wins no more often than the "
                "top of its 95% interval; where every step still gains, the largest measured, said so; a budget "
                f"costing more than {AFFORDABLE_SECONDS:g} processor seconds a game is measured on its first "
