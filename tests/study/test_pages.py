@@ -239,3 +239,18 @@ def test_the_tail_table_counts_the_deals_a_longer_pass_has_not_retried_yet_apart
     finished = (*rows, *(replace(row(deal, "won", 30.0), timeout=60.0) for deal in (5, 6, 7)))
     assert "| Duchess (standard) | 7 | 6 | 5 | 1 | not tried |" in tail_table(Kept(rows=finished),
                                                                            limits=(1, 10, 60, 600))
+
+
+def test_the_odds_table_lists_a_studied_line_no_agent_has_played_yet() -> None:
+    from kibitz.study.pages.kept import Kept
+    from kibitz.study.pages.tables import odds_table
+    from kibitz.study.store import Play
+    plays = tuple(Play("duchess", "standard", "greedy", "-", 0, deal, deal % 4 == 0, "stuck", 100, 0.1, 1, 22, 1,
+                       "0.2.0") for deal in range(1, 41))
+    studied = tuple(row(deal, "won", 0.1, game) for game in ("duchess", "tournament", "kingsdown-eights")
+                    for deal in (1, 2))
+    table = odds_table(Kept(rows=studied, plays=plays)).splitlines()
+    assert [line.split(" | ")[0] for line in table[2:5]] == ["| Duchess", "| Tournament", "| Kingsdown Eights"]
+    assert table[2].startswith("| Duchess | standard | - | 25.0% (14.2% - 40.2%), 40 games | - |")
+    assert table[3].startswith("| Tournament | standard | not played yet | - | - | ")
+    assert table[4].startswith("| Kingsdown Eights | standard = pysolfc | not played yet | - | - | ")

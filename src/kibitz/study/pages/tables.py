@@ -219,16 +219,18 @@ def odds_table(kept: Kept) -> str:
     if not lines:
         return "No odds games are kept yet (`scripts/odds` plays them)."
     chosen = quoted_odds(kept)
-    keys = sorted({(line.game, line.ruleset) for line in lines}, key=lambda key: game_order(*key))
+    studied = {(line.game, line.ruleset): line for line in winnability_lines(kept)}
+    keys = sorted({(line.game, line.ruleset) for line in lines} | set(studied), key=lambda key: game_order(*key))
     out = ["| game | rules | strong | greedy | random | thoughtful winnability, conservative 95% |",
            "|---|---|---|---|---|---|"]
     for game, ruleset in keys:
         found = [chosen.get((game, ruleset, agent)) for agent in ("strong", "greedy", "random")]
-        any_line = next(line for line in found if line is not None)
-        study = any_line.winnability
+        any_line = next((line for line in found if line is not None), None)
+        study = studied.get((game, ruleset)) if any_line is None else any_line.winnability
+        rulesets = studied[game, ruleset].rulesets if any_line is None else any_line.rulesets
         thoughtful = "no study" if study is None else f"{span(study.conservative)} ({study.deals:,} deals)"
-        out.append(f"| {game_name(game)} | {any_line.rulesets} | " + " | ".join(rate_words(line) for line in found)
-                   + f" | {thoughtful} |")
+        rates = ["not played yet", "-", "-"] if any_line is None else [rate_words(line) for line in found]
+        out.append(f"| {game_name(game)} | {rulesets} | " + " | ".join(rates) + f" | {thoughtful} |")
     settings = sorted({(line.agent, line.setting, line.agent_version, line.solver_version)
                        for line in chosen.values() if line.agent == "strong"})
     out.append("")
