@@ -13,6 +13,7 @@ from kibitz.cli import main
 from kibitz.study.budgets import BudgetResult, Choice, budget_steps, choose
 from kibitz.study.commands import registered_alike
 from kibitz.study.odds import versions_of
+from kibitz.study.odds_commands import NO_BUDGET
 from kibitz.study.pages.tables import chosen_odds
 from kibitz.study.report import summarize_odds
 from kibitz.study.store import Play, Store
@@ -61,8 +62,16 @@ def test_the_odds_command_plays_each_game_at_its_chosen_budget(tmp_path: Path,
     with Store(db) as store:
         store.add_plays([play("parisienne", "study", deal, False) for deal in range(200001, 200021)]
                         + [play("parisienne", "study*10", deal, True) for deal in range(200001, 200021)])
-    assert main(["odds", "grand-duchess", "--deals", "1", "--budget", "chosen", "--db", str(db)]) == 2
-    assert "no budget step of the strong agent (study setting) for grand-duchess (standard)" in capsys.readouterr().err
+    # a game with no budget step is skipped, said so, and the others are played
+    assert main(["odds", "grand-duchess", "parisienne", "--deals", "2", "--budget", "chosen", "--db", str(db),
+                 "--workers", "1"]) == NO_BUDGET
+    err = capsys.readouterr().err
+    assert "skipped: the strong agent in grand-duchess (standard): no budget step of the strong agent (study " \
+           "setting) for grand-duchess (standard)" in err
+    assert "not played, no budget step yet: the strong agent in grand-duchess (standard)" in err
+    with Store(db) as store:
+        assert not list(store.plays("grand-duchess"))
+        assert [(p.deal, p.setting) for p in store.plays("parisienne") if p.deal == 2] == [(2, "study*10")]
     assert main(["odds", "parisienne", "--deals", "1", "--budget", "chosen", "--db", str(db), "--workers", "1"]) == 0
     assert "parisienne (standard): the budget its budget step chose: 10x (still gaining: the largest measured), " \
            "on 20 deals" in capsys.readouterr().err

@@ -119,3 +119,23 @@ def test_a_tiny_run_keeps_its_rows_and_a_run_on_a_fresh_machine_goes_on_from_the
     assert "cicely-standard.csv.gz: 2 games played by agents read, 2 added" in second.stderr
     assert [len(read_file(kept / f"{line}.csv.gz").rows) for line in
             ("parisienne-standard", "parisienne-pysolfc", "cicely-standard")] == [3, 3, 3]
+
+
+def test_the_odds_step_goes_on_past_a_game_with_no_budget_step_and_says_so(tmp_path: Path) -> None:
+    """The strong agent in Grand Duchess, with no budget step in a new results file: skipped,
+    named, while the greedy agent plays; only the rulesets asked for are played."""
+    db, kept = tmp_path / "results" / "odds.db", tmp_path / "kept"
+    environment = {**os.environ, "KIBITZ": f"{sys.executable} -m kibitz", "KIBITZ_ODDS_DB": str(db),
+                   "KIBITZ_ODDS_KEPT": str(kept)}
+    run = subprocess.run([str(SCRIPT), "--steps", "odds", "--agents", "strong,greedy", "--games", "grand-duchess",
+                          "--rulesets", "pysolfc", "--strong-deals", "1", "--cheap-deals", "1-2", "--workers", "1"],
+                         capture_output=True, text=True, env=environment)
+    assert run.returncode == 4, run.stderr
+    assert "the strong agent's odds not played, for want of a budget step (scripts/odds --steps budget): " \
+           "grand-duchess (pysolfc)" in run.stderr
+    assert [path.name for path in kept.iterdir()] == ["grand-duchess-pysolfc.csv.gz"]
+    rows = read_file(kept / "grand-duchess-pysolfc.csv.gz").rows
+    assert sorted((row[2], row[5]) for row in rows) == [("greedy", "1"), ("greedy", "2")]
+    refused = subprocess.run([str(SCRIPT), "--dry-run", "--rulesets", "standard,house"], capture_output=True,
+                             text=True)
+    assert refused.returncode == 2 and "unknown ruleset 'house'" in refused.stderr

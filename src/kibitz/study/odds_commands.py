@@ -82,7 +82,8 @@ def add_command(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help="the strong agent searches N times its setting's nodes for each sampled deal, "
                       "stored as the setting study*N or hint*N (default 1; with --report: every budget); "
                       "'chosen': for each game and ruleset the budget its budget step in the results file "
-                      "chose (kibitz.study.budgets)")
+                      "chose (kibitz.study.budgets); a game with no budget step is skipped, said so, and the "
+                      "command then ends with exit status 4")
     odds.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None, metavar="S",
                       help="seed of the agents' generators, with the deal number (default 0; "
                       "with --report: every seed)")
@@ -125,16 +126,25 @@ def budget_argument(text: str) -> int | str:
                                          f"nor {CHOSEN!r}") from None
 
 
+class NoBudgetStep(KibitzError):
+    """``--budget chosen`` in a game and ruleset whose budget step has not compared two budgets."""
+
+
+NO_BUDGET = 4
+"""The exit status of ``kibitz odds --budget chosen`` when a game was skipped for want of its
+budget step (the others were played)."""
+
+
 def chosen_budget(store: Store, slug: str, ruleset: str, setting: str) -> tuple[int, str]:
     """The budget the budget step in ``store`` chose for the strong agent (this kibitz's
-    versions) in a game and ruleset, and in words; :class:`KibitzError` where none is measured."""
+    versions) in a game and ruleset, and in words; :class:`NoBudgetStep` where none is measured."""
     from kibitz.study.budgets import budget_steps
     plays = current_plays(slug, ruleset, "strong", store.plays(slug))
     step = next((step for step in budget_steps(plays, alike=registered_alike())
                  if (step.game, step.ruleset, step.setting) == (slug, ruleset, setting)), None)
     choice = None if step is None else step.choice()
     if step is None or choice is None:
-        raise KibitzError(f"no budget step of the strong agent ({setting} setting) for {slug} ({ruleset}) in the "
+        raise NoBudgetStep(f"no budget step of the strong agent ({setting} setting) for {slug} ({ruleset}) in the "
                           "results file: play it first (scripts/odds --steps budget: the same deals at --budget 1 "
                           "and 10), or give --budget N")
     return choice.factor, f"{choice.words()}, on {step.deals:,} deals"
@@ -274,6 +284,7 @@ def run_odds_command(args: argparse.Namespace) -> int:
     sys.stderr.write(f"compiled solver: {compiled.STATUS}\nnative rules: {native.STATUS}\n")
     played = skipped = 0
     costly: list[str] = []
+    unmeasured: list[str] = []
     from kibitz.solver import interrupts  # loads the solver: only when odds are played
     try:
         with interrupts.terminate_as_interrupt():
@@ -283,12 +294,19 @@ def run_odds_command(args: argparse.Namespace) -> int:
                     sys.stderr.write(f"{slug} ({ruleset}): the same rules as {first}: played as {first}; "
                                      "its games count for both\n")
                 factor = 1
+                playing = agents
                 if "strong" in agents and budget == CHOSEN:
-                    factor, words = chosen_budget(store, slug, first, setting)
-                    sys.stderr.write(f"{slug} ({first}): the budget its budget step chose: {words}\n")
+                    try:
+                        factor, words = chosen_budget(store, slug, first, setting)
+                    except NoBudgetStep as missing:
+                        sys.stderr.write(f"skipped: the strong agent in {slug} ({first}): {missing}\n")
+                        unmeasured.append(f"{slug} ({first})")
+                        playing = [name for name in agents if name != "strong"]
+                    else:
+                        sys.stderr.write(f"{slug} ({first}): the budget its budget step chose: {words}\n")
                 elif isinstance(budget, int):
                     factor = budget
-                for name in agents:
+                for name in playing:
                     plan = OddsPlan(slug, first, name, wanted, setting, seed, args.workers, args.batch, factor)
                     label = f"{name} agent" + (f", {plan.stored_setting} setting" if name == "strong" else "")
                     sys.stderr.write(f"{slug} ({first}), {label}, seed {seed}:\n")
@@ -310,11 +328,13 @@ def run_odds_command(args: argparse.Namespace) -> int:
     sys.stderr.write(f"done: {played:,} deals played ({skipped:,} skipped) into {db}; "
                      f"see: kibitz odds --report --db {db}\n")
     sys.stdout.write(format_odds_table(lines, db) + "\n")
+    if unmeasured:
+        sys.stderr.write(f"not played, no budget step yet: the strong agent in {', '.join(unmeasured)}\n")
     if costly:
         sys.stderr.write(f"stopped after its first {PROBE_DEALS} deals, more costly than --affordable: "
                          f"{', '.join(costly)}\n")
         return TOO_COSTLY
-    return 0
+    return NO_BUDGET if unmeasured else 0
 
 
 def odds_report(args: argparse.Namespace, games: list[str], ruleset: str | None, agents: list[str],
