@@ -103,11 +103,12 @@ def shipped_file() -> dict[str, Any]:
 
 def test_a_broken_odds_file_is_refused_in_words() -> None:
     assert parse_odds(shipped_file()).odds == odds.table().odds
+    deals = shipped_file()["games"]["duchess"]["standard"]["fair"]["deals"]
     breakages = {
         "not an odds file": lambda d: d.update(format="kibitz-ratings"),
         "odds file format 2": lambda d: d.update(format_version=2),
         "unknown ruleset": lambda d: d["games"]["duchess"].update(house={}),
-        "fair wins 501 of 500": lambda d: d["games"]["duchess"]["standard"]["fair"].update(wins=501),
+        f"fair wins {deals + 1} of {deals}": lambda d: d["games"]["duchess"]["standard"]["fair"].update(wins=deals + 1),
         "thoughtful winnability": lambda d: d["games"]["duchess"]["standard"]["thoughtful"].update(low=1.5),
         "odds need fair wins": lambda d: d["games"]["duchess"]["standard"].pop("fair"),
     }
