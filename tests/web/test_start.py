@@ -66,18 +66,24 @@ def test_a_first_visit_lands_on_the_start_page_and_a_later_one_continues(page: P
         assert 60 < tile["picture"]["width"] <= 265 and 40 < tile["picture"]["height"] <= 171, tile
         assert tile["label"] == f"{info.name}: the opening of today's deal"
         assert tile["level"] == shipped.level
-        assert f"{shipped.fair.deals} deals" in tile["fair"]
+        assert f"{shipped.fair.deals:,} deals" in tile["fair"]
         low = f"{shipped.thoughtful.low * 100:.2f}%"
         assert low in tile["thoughtful"], tile
         assert tile["rules"] == f"#rules/{info.slug}"
         assert tile["buttons"] == ["New deal", "Deal of the day"]
     duchess = tiles[[info.slug for info in kibitz.games()].index("duchess")]
-    assert "70.8% (66.7%–74.6%, 500 deals)" in duchess["fair"]
-    # The other ruleset: its own odds (PySolFC's were measured on 100 deals).
+    fair = odds.of("duchess", "standard").fair
+    shown = fair.shown()
+    assert (f"{shown['share']:.1f}% ({shown['low']:.1f}%–{shown['high']:.1f}%, {fair.deals:,} deals)"
+            in duchess["fair"]), duchess
+    assert f"({odds.of('duchess', 'standard').thoughtful.deals:,} deals studied)" in duchess["thoughtful"]
+    # The other ruleset: its own odds, on a count of deals of its own.
+    other = odds.of("duchess", "pysolfc").fair.deals
+    assert other != fair.deals
     page.locator("#startruleset").select_option("pysolfc")
-    expect(page.locator('#startgames .gametile[data-game="duchess"] .fair')).to_contain_text("100 deals")
+    expect(page.locator('#startgames .gametile[data-game="duchess"] .fair')).to_contain_text(f"{other:,} deals")
     page.locator("#startruleset").select_option("standard")
-    expect(page.locator('#startgames .gametile[data-game="duchess"] .fair')).to_contain_text("500 deals")
+    expect(page.locator('#startgames .gametile[data-game="duchess"] .fair')).to_contain_text(f"{fair.deals:,} deals")
 
     # The rules link, and back.
     page.locator('#startgames .gametile[data-game="cicely"] a.ruleslink').click()

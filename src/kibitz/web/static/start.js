@@ -16,15 +16,18 @@ const RULESET_WORDS = {standard: 'standard rules', pysolfc: "PySolFC's rules"};
 /** A share (0..1) as a percentage with ``digits`` decimals. */
 function percent(share, digits = 1) { return `${(share * 100).toFixed(digits)}%`; }
 
+/** A count with thousands separators, as the docs write it: "2,100". */
+function count(number) { return number.toLocaleString('en-US'); }
+
 /**
- * The fair win rate in words, as docs/odds.md gives it (``fair.shown``): "70.8% (66.7%–74.6%, 500
- * deals)", or "2 of 500 deals (0.11%–1.45%)" when the interval reaches below 1%.
+ * The fair win rate in words, as docs/odds.md gives it (``fair.shown``): "89.8% (88.4%–91.0%, 2,100
+ * deals)", or "2 of 10,000 deals (0.01%–0.07%)" when the interval reaches below 1%.
  */
 export function fairWords(fair) {
   const shown = fair.shown;
   const interval = `${shown.low.toFixed(shown.places)}%–${shown.high.toFixed(shown.places)}%`;
-  if (shown.places > 1) return `${fair.wins} of ${fair.deals} deals (${interval})`;
-  return `${shown.share.toFixed(shown.places)}% (${interval}, ${fair.deals} deals)`;
+  if (shown.places > 1) return `${count(fair.wins)} of ${count(fair.deals)} deals (${interval})`;
+  return `${shown.share.toFixed(shown.places)}% (${interval}, ${count(fair.deals)} deals)`;
 }
 
 /** The thoughtful winnability in words: "97.96%–100% of deals", with the docs' two decimals. */
@@ -87,7 +90,7 @@ export function fillStartPage(container, start, games, ruleset, actions) {
     const fair = element('p', {className: 'fair'}, 'A strong player who sees only the table wins ',
       element('b', {textContent: fairWords(odds.fair)}), '.');
     const thoughtful = element('p', {className: 'thoughtful'}, 'Seeing every card, ',
-      element('b', {textContent: thoughtfulWords(odds.thoughtful)}), ` of deals can be won (${odds.thoughtful.deals} deals studied).`);
+      element('b', {textContent: thoughtfulWords(odds.thoughtful)}), ` of deals can be won (${count(odds.thoughtful.deals)} deals studied).`);
     const play = element('button', {type: 'button', className: 'newdeal', textContent: 'New deal',
       title: `a new random deal of ${entry.name} (${RULESET_WORDS[ruleset] || ruleset}), of the level chosen above the table`});
     play.onclick = () => actions.newDeal(entry.slug, ruleset);
