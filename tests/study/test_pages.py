@@ -180,9 +180,15 @@ def test_the_start_page_odds_take_a_line_once_it_holds_two_thousand_games() -> N
                           "won" if deal % 4 else "no move left", 150, 1.0, 3, 22, 1, "0.2.0")
                      for deal in range(1, count + 1))
 
-    data = json.loads(odds_file(Kept(rows=study, plays=plays(FULL_ODDS - 1)), current))
+    data = json.loads(odds_file(Kept(plays=plays(FULL_ODDS - 1)), current))
     assert data["games"]["duchess"]["standard"] == earlier
-    assert data["made"]["lines"]["duchess/standard"].startswith("the earlier measure")
+    assert data["made"]["lines"]["duchess/standard"] == "the earlier measure (docs/history.md)"
+    # the fair rate still the earlier measure, the thoughtful winnability from the complete line
+    data = json.loads(odds_file(Kept(rows=study, plays=plays(FULL_ODDS - 1)), current))
+    assert data["games"]["duchess"]["standard"] == {"fair": earlier["fair"],
+                                                    "thoughtful": {"deals": FULL_LINE, "low": 0.999962, "high": 1.0}}
+    assert data["made"]["lines"]["duchess/standard"] == \
+        "the earlier measure (docs/history.md); thoughtful winnability: docs/winnability.md: 100,000 deals"
     data = json.loads(odds_file(Kept(rows=study, plays=plays(FULL_ODDS)), current))
     fair = data["games"]["duchess"]["standard"]["fair"]
     assert fair == {"wins": FULL_ODDS * 3 // 4, "deals": FULL_ODDS}

@@ -55,9 +55,9 @@ def averages_file(kept: Kept, current: str) -> str:
 
 def odds_file(kept: Kept, current: str) -> str:
     """``odds.json``, the odds on the start page: a game and ruleset's fair rate from the
-    strong agent's kept games once its line holds 2,000 of them, with the thoughtful
-    winnability of its complete kept line; from the file as it is (``current``) until then.
-    ``made.lines`` says where each line comes from."""
+    strong agent's kept games once its line holds 2,000 of them, from the file as it is
+    (``current``) until then; the thoughtful winnability from its complete kept line once
+    there is one, whatever the fair rate's source. ``made.lines`` says where each line comes from."""
     data = json.loads(current)
     chosen = {key: line for key, line in quoted_odds(kept).items() if line.agent == "strong"}
     studies = complete_lines(kept)
@@ -69,17 +69,18 @@ def odds_file(kept: Kept, current: str) -> str:
              if slug == game and agent == "strong" and ruleset in line.same_rules), None)
         study = studies.get((game, ruleset))
         held = data["games"].get(game, {}).get(ruleset)
+        thoughtful = None if study is None else {"deals": study.deals, "low": round(study.conservative[0], 6),
+                                                 "high": round(study.conservative[1], 6)}
         if line is not None and line.games >= FULL_ODDS and study is not None:
-            games.setdefault(game, {})[ruleset] = {
-                "fair": {"wins": line.won, "deals": line.games},
-                "thoughtful": {"deals": study.deals, "low": round(study.conservative[0], 6),
-                               "high": round(study.conservative[1], 6)}}
+            games.setdefault(game, {})[ruleset] = {"fair": {"wins": line.won, "deals": line.games},
+                                                   "thoughtful": thoughtful}
             sources[f"{game}/{ruleset}"] = (f"docs/odds.md: the strong agent ({line.setting} setting, agent version "
                                             f"{line.agent_version}, solver version {line.solver_version}) on "
                                             f"{line.games:,} deals; docs/winnability.md: {study.deals:,} deals")
         elif held is not None:
-            games.setdefault(game, {})[ruleset] = held
-            sources[f"{game}/{ruleset}"] = "the earlier measure (docs/history.md)"
+            games.setdefault(game, {})[ruleset] = held if thoughtful is None else {**held, "thoughtful": thoughtful}
+            sources[f"{game}/{ruleset}"] = "the earlier measure (docs/history.md)" + (
+                "" if study is None else f"; thoughtful winnability: docs/winnability.md: {study.deals:,} deals")
     made = {key: value for key, value in data["made"].items() if key != "lines"} | {"lines": sources}
     return json.dumps({"format": data["format"], "format_version": data["format_version"],
                        "source": "docs/odds.md and docs/winnability.md: the kept rows; made.lines says which lines "
