@@ -242,6 +242,10 @@ def test_the_tail_table_counts_the_deals_a_longer_pass_has_not_retried_yet_apart
     table = tail_table(Kept(rows=rows), limits=(1, 10, 60, 600))
     # at 60 s: deal 4 undecided when retried, deals 5 to 7 not retried yet; nothing was tried at 600 s
     assert "| Duchess (standard) | 7 | 6 | 5 | 1 + 3 not tried yet | not tried |" in table
+    # every deal retried so far decided: none undecided among them, the others still to come
+    all_won = (*rows[:-1], replace(row(4, "won", 50.0), timeout=60.0))
+    assert "| Duchess (standard) | 7 | 6 | 5 | 0 + 3 not tried yet | not tried |" in tail_table(
+        Kept(rows=all_won), limits=(1, 10, 60, 600))
     finished = (*rows, *(replace(row(deal, "won", 30.0), timeout=60.0) for deal in (5, 6, 7)))
     assert "| Duchess (standard) | 7 | 6 | 5 | 1 | not tried |" in tail_table(Kept(rows=finished),
                                                                            limits=(1, 10, 60, 600))

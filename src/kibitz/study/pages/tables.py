@@ -102,8 +102,8 @@ def tail_table(kept: Kept, limits: Sequence[float] = (1, 10, 60, 600)) -> str:
     """Per game and ruleset, the deals still undecided at each of ``limits`` seconds of
     processor time (a deal counts as decided at the time its deciding run took). Deals left
     undecided at a shorter limit and not retried at this one yet are counted apart (``28 +
-    45 not tried yet``); a limit no such deal was tried at is ``not tried``; where no deal is
-    left undecided, none is at any longer limit either."""
+    45 not tried yet``); a limit no deal was tried at is ``not tried``; where no deal is left
+    undecided, none is at any longer limit either."""
     found = ordered_tails(kept)
     if not found:
         return "No winnability rows are kept yet."
@@ -120,7 +120,7 @@ def tail_cell(tail: Tail, limit: float) -> str:
     undecided, untried = tail.undecided_at(limit), tail.untried_at(limit)
     if not untried:
         return f"{undecided:,}"
-    if untried == undecided:
+    if limit > max(tail.limits, default=0.0):
         return "not tried"
     return f"{undecided - untried:,} + {untried:,} not tried yet"
 
