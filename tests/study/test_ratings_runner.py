@@ -121,3 +121,24 @@ def test_the_odds_strong_games_are_not_played_again(tmp_path: Path) -> None:
     assert sorted((row[2], row[4], row[5]) for row in rows) == sorted(("strong", str(seed), str(deal))
                                                                      for deal in (1, 2) for seed in (0, 1, 2))
     check_ratings(files["KIBITZ_RATINGS_OUT"])
+
+
+def test_a_run_on_other_games_keeps_the_verdicts_of_the_lines_rated_before(tmp_path: Path) -> None:
+    """The ratings file is written for every line the results file holds plays of: on a fresh
+    results file, a run that chooses another game reads the kept verdicts of the lines whose plays
+    it reads, so "winnable only" of those lines does not fall back to undecided."""
+    files = paths(tmp_path)
+    assert run(files).returncode == 0
+    check_ratings(files["KIBITZ_RATINGS_OUT"])
+    fresh = files | {"KIBITZ_RATINGS_DB": str(tmp_path / "fresh.db")}
+    environment = {name: value for name, value in (os.environ | fresh).items() if name != "KIBITZ_PURE_PYTHON"}
+    other = subprocess.run([str(SCRIPT), "--games", "grand-duchess", "--rulesets", "standard", "--block", "1",
+                            "--max-deals", "1", "--workers", "1"], capture_output=True, text=True,
+                           env=environment, timeout=300)   # the native kernel where built: three quick games
+    assert other.returncode == 0, other.stderr
+    assert played(other) == [f"1-1 seed {seed}" for seed in (0, 1, 2)]
+    assert str(Path(files["KIBITZ_WINNABILITY_KEPT"]) / "parisienne-standard.csv.gz") in other.stderr
+    data = json.loads(Path(files["KIBITZ_RATINGS_OUT"]).read_text("utf-8"))
+    assert set(data["games"]) == {"parisienne", "grand-duchess"}
+    assert data["games"]["parisienne"]["standard"]["daily"] == [{"deal": 1, "winnable": True},
+                                                                {"deal": 2, "winnable": None}]
