@@ -261,6 +261,6 @@ def test_the_odds_table_lists_a_studied_line_no_agent_has_played_yet() -> None:
                     for deal in (1, 2))
     table = odds_table(Kept(rows=studied, plays=plays)).splitlines()
     assert [line.split(" | ")[0] for line in table[2:5]] == ["| Duchess", "| Tournament", "| Kingsdown Eights"]
-    assert table[2].startswith("| Duchess | standard | - | 25.0% (14.2% - 40.2%), 40 games | - |")
-    assert table[3].startswith("| Tournament | standard | not played yet | - | - | ")
-    assert table[4].startswith("| Kingsdown Eights | standard = pysolfc | not played yet | - | - | ")
+    assert table[2].startswith("| Duchess | standard | not played yet | 25.0% (14.2% - 40.2%), 40 games | not played yet |")
+    assert table[3].startswith("| Tournament | standard | not played yet | not played yet | not played yet | ")
+    assert table[4].startswith("| Kingsdown Eights | standard = pysolfc | not played yet | not played yet | not played yet | ")

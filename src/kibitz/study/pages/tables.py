@@ -204,7 +204,7 @@ def quoted_odds(kept: Kept) -> dict[tuple[str, str, str], OddsLine]:
 def rate_words(line: OddsLine | None) -> str:
     """A line's win rate, interval and games, in a table's cell; its budget where not 1x."""
     if line is None:
-        return "-"
+        return "not played yet"
     factor = budget(line.setting)
     at = "" if factor == 1 else f", at {factor}x"
     if line.rate < 0.01:
@@ -229,7 +229,7 @@ def odds_table(kept: Kept) -> str:
         study = studied.get((game, ruleset)) if any_line is None else any_line.winnability
         rulesets = studied[game, ruleset].rulesets if any_line is None else any_line.rulesets
         thoughtful = "no study" if study is None else f"{span(study.conservative)} ({study.deals:,} deals)"
-        rates = ["not played yet", "-", "-"] if any_line is None else [rate_words(line) for line in found]
+        rates = [rate_words(line) for line in found]
         out.append(f"| {game_name(game)} | {rulesets} | " + " | ".join(rates) + f" | {thoughtful} |")
     settings = sorted({(line.agent, line.setting, line.agent_version, line.solver_version)
                        for line in chosen.values() if line.agent == "strong"})
