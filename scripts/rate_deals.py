@@ -182,6 +182,11 @@ def main(argv: list[str]) -> int:
         print(f"{name:26} still being rated (rate_deals.py --next): not written (--unfinished writes it)")
     for name in kept:
         print(f"{name:26} kept as it was, from version {data['made']['sources'][name]['kept_from_version']}")
+    for name, source in data["made"]["sources"].items():
+        if name not in kept and not source.get("verdict_solver_versions"):
+            print(f"{name:26} no solver verdict in {args.db}: every deal written undecided "
+                  f"(import the kept winnability rows first: kibitz results import --db {args.db} "
+                  f"docs/winnability/{name.split('/')[0]}-*.csv.gz)")
     summary(data)
     return 0
 

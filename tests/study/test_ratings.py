@@ -291,7 +291,12 @@ def test_a_new_rating_keeps_the_earlier_lines_it_does_not_rate(tmp_path: Path,
     assert json.loads(out.read_text("utf-8"))["games"] == {key: value for key, value in earlier["games"].items()}
     finished = ["--block", "50", "--max-deals", "50"]                         # 50 deals are all a line needs
     assert rate_deals.main(["--db", str(db), "--out", str(out), *finished]) == 0
-    assert "duchess/standard" in capsys.readouterr().out
+    told = capsys.readouterr().out
+    assert "duchess/standard" in told
+    # no solver row in the results file: said, with the command that reads the kept ones in
+    assert f"parisienne/standard        no solver verdict in {db}: every deal written undecided" in told
+    assert f"kibitz results import --db {db} docs/winnability/parisienne-*.csv.gz" in told
+    assert "duchess/standard           no solver verdict" not in told   # kept as it was
     data = json.loads(out.read_text("utf-8"))
     ratings = parse_ratings(data)
     assert ratings.version == 5

@@ -138,6 +138,8 @@ def test_a_run_on_other_games_keeps_the_verdicts_of_the_lines_rated_before(tmp_p
     assert other.returncode == 0, other.stderr
     assert played(other) == [f"1-1 seed {seed}" for seed in (0, 1, 2)]
     assert str(Path(files["KIBITZ_WINNABILITY_KEPT"]) / "parisienne-standard.csv.gz") in other.stderr
+    assert "grand-duchess/standard     no solver verdict" in other.stdout   # none kept in this test
+    assert "parisienne/standard        no solver verdict" not in other.stdout
     data = json.loads(Path(files["KIBITZ_RATINGS_OUT"]).read_text("utf-8"))
     assert set(data["games"]) == {"parisienne", "grand-duchess"}
     assert data["games"]["parisienne"]["standard"]["daily"] == [{"deal": 1, "winnable": True},
