@@ -120,6 +120,10 @@ def test_the_odds_budget_is_the_least_that_ten_times_more_does_not_beat() -> Non
     assert choose({1: (8, 30), 10: (25, 30)}) == Choice(10, True)
     assert Choice(10, True).words() == "10x (still gaining: the largest measured)" and Choice(1, False).words() == "1x"
     assert choose({1: (8, 30)}) is None and choose({1: (8, 30), 10: (0, 0)}) is None
+    # a next budget too costly is never taken: its cost is the reason, whether it gains or not
+    assert choose({1: (0, 10), 10: (0, 10)}, {1: 7.0, 10: 37.7}) == Choice(1, False, (10, 37.7))
+    assert choose({1: (0, 10), 10: (9, 10)}, {1: 7.0, 10: 37.7}) == Choice(1, False, (10, 37.7))
+    assert choose({1: (0, 10), 10: (0, 10)}, {1: 7.0, 10: 19.0}) == Choice(1, False)
 
 
 def test_a_budget_is_read_from_the_setting_name() -> None:
@@ -221,6 +225,11 @@ def test_the_budget_table_says_when_a_game_has_not_played_the_whole_step() -> No
     costly += [replace(play("cicely", "study*10", deal, True), cpu_seconds=200.0) for deal in range(1, 11)]
     table = budget_table(Kept(plays=tuple(costly)))
     cicely = next(line for line in table.splitlines() if line.startswith("| Cicely |"))
+    assert cicely.endswith("| 1x (10x costs 200.0 s a game, more than the affordable 20 s) |")
+    # and so is one that does not win more on those first deals
+    no_gain = [*costly[:80], *(replace(play, won=play.deal % 4 != 0) for play in costly[80:])]
+    cicely = next(line for line in budget_table(Kept(plays=tuple(no_gain))).splitlines()
+                  if line.startswith("| Cicely |"))
     assert cicely.endswith("| 1x (10x costs 200.0 s a game, more than the affordable 20 s) |")
     # a studied line whose step has played one budget only is listed, not left out
     one_budget = [*plays, *(play("tournament", "study", deal, True) for deal in range(1, 31))]

@@ -85,18 +85,19 @@ def choose(counts: Mapping[int, tuple[int, int]], seconds: Mapping[int, float] |
     """The least budget the next measured one does not beat beyond its 95% Wilson interval
     (``counts``: wins and games by budget); the largest measured, still gaining, where each
     step gains; but never past a budget whose next costs more than ``affordable`` processor
-    seconds a game (``seconds``, by budget). ``None`` with fewer than two budgets."""
+    seconds a game (``seconds``, by budget), whether or not that next one gains (the cost is then
+    the reason given). ``None`` with fewer than two budgets."""
     factors = sorted(factor for factor, (_, games) in counts.items() if games)
     if len(factors) < 2:
         return None
     for factor, following in zip(factors, factors[1:]):
+        cost = (seconds or {}).get(following, 0.0)
+        if cost > affordable:   # never taken, and measured on its first deals only: its cost decides
+            return Choice(factor, False, (following, cost))
         won, games = counts[factor]
         more, more_games = counts[following]
         if more / more_games <= wilson(won, games)[1]:
             return Choice(factor, False)
-        cost = (seconds or {}).get(following, 0.0)
-        if cost > affordable:
-            return Choice(factor, False, (following, cost))
     return Choice(factors[-1], True)
 
 
