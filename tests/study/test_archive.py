@@ -98,7 +98,7 @@ def test_a_study_skips_the_deals_an_import_decided(tmp_path: Path, capsys: pytes
     assert f"done: {3 - decided} deals solved ({decided} skipped)" in err
     assert main(["results", "export", "--db", first, "--game", "cicely", "-"]) == 0
     assert capsys.readouterr().out.splitlines() == ["game,ruleset,deal,outcome,reason,nodes,states,seconds,timeout,"
-                                                     "node_limit,clock,solver_version,rules_version,recorded"]
+                                                     "node_limit,clock,table_limit,solver_version,rules_version,recorded"]
 
 
 @pytest.mark.parametrize(("line", "says"), [

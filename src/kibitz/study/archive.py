@@ -84,6 +84,11 @@ def export_rows(store: Store, path: Path, *, game: str | None = None, ruleset: s
     return written
 
 
+OPTIONAL_COLUMNS = ("clock", "table_limit")
+"""Columns an older export lacks: its time limits counted wall-clock time, its searches had
+the build's own table limit."""
+
+
 def parse_row(fields: dict[str, str]) -> tuple[object, ...]:
     """One CSV row (header name to text) checked and turned into the store's columns;
     :class:`ValueError` saying which field is wrong."""
@@ -97,12 +102,14 @@ def parse_row(fields: dict[str, str]) -> tuple[object, ...]:
     if moves and outcome != "won":
         raise ValueError(f"a {outcome} deal has winning moves")
     clock = field.one_of({"clock": fields.get("clock") or "wall"}, "clock", CLOCKS)  # older exports: wall-clock
+    table_limit = fields.get("table_limit")  # older exports: the build's own table limit
     recorded = field.recorded(fields)
     return (game, ruleset, str(deal), outcome, reason,
             field.whole(fields["nodes"], "nodes"), field.whole(fields["states"], "states"),
             field.seconds(fields["seconds"], "seconds"),
             field.seconds(fields["timeout"], "timeout") if fields["timeout"] else None,
             field.whole(fields["node_limit"], "node_limit") if fields["node_limit"] else None, clock,
+            field.whole(table_limit, "table_limit") if table_limit else None,
             field.whole(fields["solver_version"], "solver_version"),
             field.whole(fields["rules_version"], "rules_version"), recorded, moves)
 
@@ -119,7 +126,7 @@ def read_rows(lines: Iterable[str], name: str) -> Iterator[tuple[object, ...]]:
     if table is not None:
         yield from table.read(reader, header, name)
         return
-    missing = [column for column in RECORD_COLUMNS[:-1] if column not in header and column != "clock"]
+    missing = [column for column in RECORD_COLUMNS[:-1] if column not in header and column not in OPTIONAL_COLUMNS]
     if missing:
         raise KibitzError(f"{name} is not a kibitz results export: its header line lacks {', '.join(missing)}")
     try:

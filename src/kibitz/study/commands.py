@@ -108,6 +108,14 @@ MAX_WORKERS = 1000
 MAX_BATCH_OPTION = 1_000_000
 """The largest ``--batch``."""
 MAX_NODES = 10**15
+MAX_TABLE = 10**11
+"""The largest table limit ``kibitz study --table`` takes (positions)."""
+NATIVE_TABLE_WORDS = "32,000,000"
+"""The native build's own table limit, as the help says it (``kibitz.solver.result.NATIVE_TABLE``,
+not imported here: the help does not load the solver)."""
+TABLE_BYTES = 55
+"""About the most memory the native table takes per position it may hold, growth included
+(32,000,000 positions: 1.7 GB)."""
 """The largest ``--nodes`` (years of search; the results file stores it as a 64-bit integer)."""
 
 
@@ -152,6 +160,11 @@ def add_commands(commands: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help=f"seconds per deal (default {DEFAULT_TIMEOUT:g})")
     study.add_argument("--nodes", type=whole_number(1, MAX_NODES), default=None, metavar="N",
                        help="also stop each deal after N nodes (reproducible on any machine)")
+    study.add_argument("--table", type=whole_number(1, MAX_TABLE), default=None, metavar="POSITIONS",
+                       help="the most positions each search's table may hold (default: the build's own, "
+                       f"{NATIVE_TABLE_WORDS} in the native kernel); the native table takes up to about "
+                       f"{TABLE_BYTES} bytes a position, so a long --timeout needs a larger one, or its "
+                       "searches stop when the table is full (unknown: memory limit)")
     study.add_argument("--clock", choices=("cpu", "wall"), default="cpu",  # kibitz.solver.result.CLOCKS
                        help="what --timeout counts: the worker's processor time (cpu, the default: "
                        "other work on the machine changes nothing) or the time that passes (wall)")
@@ -206,7 +219,8 @@ def run_study_command(args: argparse.Namespace) -> int:
     ray = choose_backend(args.backend, args.address)
     backend: BatchRunner = ray or run_local
     plans = [StudyPlan(slug, ruleset, deals, args.timeout, args.workers, args.batch, args.nodes,
-                       undecided_only=args.undecided, retry_unknown=args.retry_unknown, clock=args.clock)
+                       undecided_only=args.undecided, retry_unknown=args.retry_unknown, clock=args.clock,
+                       table=args.table)
              for slug, ruleset in studied_once(pairs)]
     store = open_store(args.db)
     db = printable(args.db)

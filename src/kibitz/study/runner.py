@@ -80,9 +80,10 @@ class SolveJob:
     timeout: float | None
     nodes: int | None
     clock: str = "wall"
+    table: int | None = None
 
     def __call__(self, deals: list[int]) -> list[Row]:
-        return solve_batch(self.game, self.ruleset, deals, self.timeout, self.nodes, self.clock)
+        return solve_batch(self.game, self.ruleset, deals, self.timeout, self.nodes, self.clock, self.table)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,10 @@ class StudyPlan:
     as long as these (skipped otherwise: the same search would stop there again)."""
     clock: str = "wall"
     """What ``timeout`` counts: ``wall`` or ``cpu`` (``kibitz.solver.Limits.clock``)."""
+    table: int | None = None
+    """The most positions a search's transposition table may hold (``kibitz.solver.Limits.table``);
+    ``None``: the build's own limit. A long time limit needs a larger table, or the search
+    stops when its table is full (``memory limit``) before its time is up."""
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -122,11 +127,11 @@ class StudyPlan:
         return max(1, size)
 
     def job(self) -> SolveJob:
-        return SolveJob(self.game, self.ruleset, self.timeout, self.nodes, self.clock)
+        return SolveJob(self.game, self.ruleset, self.timeout, self.nodes, self.clock, self.table)
 
 
 def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | None,
-                nodes: int | None = None, clock: str = "wall") -> list[Row]:
+                nodes: int | None = None, clock: str = "wall", table: int | None = None) -> list[Row]:
     """Solve each deal of a batch (runs in a worker process), ``timeout`` seconds on ``clock``."""
     import kibitz
     from kibitz.solver import SOLVER_VERSION, Limits, interrupts, solve
@@ -135,12 +140,12 @@ def solve_batch(game: str, ruleset: str, deals: Sequence[int], timeout: float | 
     for number in deals:
         if interrupts.requested():  # told to stop (see leave_interrupts_to_the_coordinator)
             break
-        result = solve(playable.deal(number), Limits(seconds=timeout, nodes=nodes, clock=clock))
+        result = solve(playable.deal(number), Limits(seconds=timeout, nodes=nodes, table=table, clock=clock))
         if result.reason == interrupts.INTERRUPTED:
             break  # the deal in hand: not a result
         rows.append(Row(game, ruleset, number, result.outcome.value, result.reason,
                         tuple(str(m) for m in result.moves), result.nodes, result.states,
-                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes, clock))
+                        result.seconds, timeout, SOLVER_VERSION, playable.info.rules_version, nodes, clock, table))
     return rows
 
 
@@ -347,7 +352,7 @@ def run_study(plan: StudyPlan, store: Store, backend: BatchRunner | None = None,
         done |= store.decided(plan.game, ruleset, version, rules_version)
         if not plan.retry_unknown:
             tried |= store.tried(plan.game, ruleset, SOLVER_VERSION, rules_version, plan.timeout, plan.nodes,
-                                 plan.clock)
+                                 plan.clock, plan.table)
     wanted = set(plan.deals)
     decided = len(wanted & done)
     unknown = len((wanted & tried) - done)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from kibitz.solver.result import NATIVE_TABLE
+from kibitz.solver.search import MEMORY_LIMIT
 from kibitz.study.speed import Speed
 
 SCHEMA = """
@@ -29,6 +31,7 @@ CREATE TABLE IF NOT EXISTS results (
     timeout REAL,                  -- the time limit it ran under (seconds)
     node_limit INTEGER,            -- the node limit it ran under, if any
     clock TEXT NOT NULL DEFAULT 'wall' CHECK (clock IN ('wall', 'cpu')),  -- what the time limit counted
+    table_limit INTEGER,           -- the most positions its search's table could hold, if set (NULL: the build's own)
     solver_version INTEGER NOT NULL,
     rules_version INTEGER NOT NULL,
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
@@ -97,13 +100,16 @@ class Row:
     node_limit: int | None = None
     clock: str = "wall"
     """What ``timeout`` and ``seconds`` count: ``wall`` or ``cpu`` (``kibitz.solver.Limits.clock``)."""
+    table_limit: int | None = None
+    """The most positions the search's transposition table could hold, where the run set it
+    (``kibitz.solver.Limits.table``); ``None``: the build's own limit."""
 
     def as_dict(self) -> dict[str, object]:
         return {"game": self.game, "ruleset": self.ruleset, "deal": self.deal, "outcome": self.outcome,
                 "reason": self.reason, "moves": list(self.moves), "nodes": self.nodes,
                 "states": self.states, "seconds": self.seconds, "timeout": self.timeout,
                 "solver_version": self.solver_version, "rules_version": self.rules_version,
-                "node_limit": self.node_limit, "clock": self.clock}
+                "node_limit": self.node_limit, "clock": self.clock, "table_limit": self.table_limit}
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,7 @@ class Play:
 
 
 RECORD_COLUMNS = ("game", "ruleset", "deal", "outcome", "reason", "nodes", "states", "seconds", "timeout",
-                  "node_limit", "clock", "solver_version", "rules_version", "recorded", "moves")
+                  "node_limit", "clock", "table_limit", "solver_version", "rules_version", "recorded", "moves")
 """The columns of a result row as :meth:`Store.records` gives them and :meth:`Store.merge` takes them."""
 
 SPEED_COLUMNS = ("game", "ruleset", "moment", "nodes", "seconds", "build", "solver_version", "recorded")
@@ -150,6 +156,12 @@ CHECK_COLUMNS = ("game", "ruleset", "deal", "verdict", "positions", "seconds", "
                  "recorded")
 """The columns of a loss check as :meth:`Store.check_records` gives them and
 :meth:`Store.merge_checks` takes them."""
+
+ADDED_COLUMNS = (("clock", "TEXT NOT NULL DEFAULT 'wall' CHECK (clock IN ('wall', 'cpu'))"),
+                 ("table_limit", "INTEGER"))
+"""Columns of ``results`` that a file written before them lacks, added when it is opened: a
+file written before time limits had a clock counted wall-clock time, and one written before
+the table limit was recorded used the build's own."""
 
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
                 " solver_version, rules_version, kibitz_version")
@@ -170,14 +182,14 @@ class Store:
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         self.connection.executescript(SCHEMA)
-        if "clock" not in self._columns():  # a file written before time limits had a clock: all wall-clock
-            try:
-                with self.connection:
-                    self.connection.execute("ALTER TABLE results ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall'"
-                                            " CHECK (clock IN ('wall', 'cpu'))")
-            except sqlite3.OperationalError:
-                if "clock" not in self._columns():  # not another process adding it at the same time
-                    raise
+        for column, definition in ADDED_COLUMNS:
+            if column not in self._columns():
+                try:
+                    with self.connection:
+                        self.connection.execute(f"ALTER TABLE results ADD COLUMN {column} {definition}")
+                except sqlite3.OperationalError:
+                    if column not in self._columns():  # not another process adding it at the same time
+                        raise
         self.written = 0
         """Rows (results or plays) this store has written: other processes may write the
         same file, and a new row may replace an old one, so counting the file tells less."""
@@ -207,28 +219,34 @@ class Store:
         return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
     def tried(self, game: str, ruleset: str, solver_version: int, rules_version: int, timeout: float | None,
-              node_limit: int | None, clock: str = "wall") -> set[int]:
+              node_limit: int | None, clock: str = "wall", table_limit: int | None = None) -> set[int]:
         """Deals these versions left unknown under limits at least as long as ``timeout`` on
         ``clock`` and ``node_limit`` (``None``: no limit of that kind): the same search would
         stop there again. A processor-time limit gives a search at least what a wall-clock
         limit of as many seconds does, so its rows count for both clocks; a wall-clock row
-        counts only for a wall-clock limit (other work may have slowed it)."""
+        counts only for a wall-clock limit (other work may have slowed it). A search stopped
+        by its full table counts only for a table limit no larger than its own (``None``: the
+        native build's own, :data:`~kibitz.solver.result.NATIVE_TABLE`)."""
         query = ("SELECT DISTINCT deal FROM results WHERE game=? AND ruleset=? AND rules_version=?"
                  " AND solver_version=? AND outcome = 'unknown' AND coalesce(reason, '') != 'interrupted'"
                  " AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ? AND (clock = 'cpu' OR ? = 'wall')))"
-                 " AND (node_limit IS NULL OR (? IS NOT NULL AND node_limit >= ?))")
-        parameters = (game, ruleset, rules_version, solver_version, timeout, timeout, clock, node_limit, node_limit)
+                 " AND (node_limit IS NULL OR (? IS NOT NULL AND node_limit >= ?))"
+                 f" AND (coalesce(reason, '') != '{MEMORY_LIMIT}'"
+                 "      OR coalesce(table_limit, ?) >= coalesce(?, ?))")
+        parameters = (game, ruleset, rules_version, solver_version, timeout, timeout, clock, node_limit, node_limit,
+                      NATIVE_TABLE, table_limit, NATIVE_TABLE)
         return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
     def add(self, rows: Iterable[Row]) -> int:
         """Store rows (a new result replaces an older one for the same deal and versions)."""
         data = [(r.game, r.ruleset, str(r.deal), r.outcome, r.reason, " ".join(r.moves), r.nodes, r.states,
-                 r.seconds, r.timeout, r.node_limit, r.clock, r.solver_version, r.rules_version) for r in rows]
+                 r.seconds, r.timeout, r.node_limit, r.clock, r.table_limit, r.solver_version, r.rules_version)
+                for r in rows]
         with self.connection:
             self.connection.executemany(
                 "INSERT OR REPLACE INTO results (game, ruleset, deal, outcome, reason, moves, nodes, states,"
-                " seconds, timeout, node_limit, clock, solver_version, rules_version)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
+                " seconds, timeout, node_limit, clock, table_limit, solver_version, rules_version)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", data)
         self.written += len(data)
         return len(data)
 
@@ -256,13 +274,14 @@ class Store:
         where, parameters = self._where(game, ruleset)
         column = "moves" if moves else "''"
         query = (f"SELECT game, ruleset, deal, outcome, reason, {column}, nodes, states,"
-                 " seconds, timeout, solver_version, rules_version, node_limit, clock FROM results" + where
+                 " seconds, timeout, solver_version, rules_version, node_limit, clock, table_limit FROM results"
+                 + where
                  + " ORDER BY game, ruleset, length(deal), deal, solver_version, rules_version")
         for row in self.connection.execute(query, parameters):
             (game_, ruleset_, deal, outcome, reason, line, nodes, states, seconds, timeout,
-             solver_version, rules_version, node_limit, clock) = row
+             solver_version, rules_version, node_limit, clock, table_limit) = row
             yield Row(game_, ruleset_, int(deal), outcome, reason, tuple(line.split()), nodes, states,
-                      seconds, timeout, solver_version, rules_version, node_limit, clock)
+                      seconds, timeout, solver_version, rules_version, node_limit, clock, table_limit)
 
     def records(self, game: str | None = None, ruleset: str | None = None) -> Iterator[tuple[object, ...]]:
         """Every stored row as its columns (:data:`RECORD_COLUMNS`, with the time it was
@@ -276,12 +295,16 @@ class Store:
         """Add rows given as their columns (:data:`RECORD_COLUMNS`), in one transaction:
         a row of a deal and versions the store lacks is added; one it holds undecided is
         replaced by a decided row, or by an undecided one under longer limits (a
-        processor-time limit counting as longer than a wall-clock one of as many seconds); any
-        other is kept. Returns (rows added, rows replaced)."""
+        processor-time limit counting as longer than a wall-clock one of as many seconds, and
+        a larger table than the one a search stopped by its full table had); any other is
+        kept. Returns (rows added, rows replaced)."""
         longer = ("coalesce(excluded.{0}, 1e300) > coalesce(results.{0}, 1e300)")
+        larger_table = (f"(results.reason = '{MEMORY_LIMIT}' AND coalesce(excluded.table_limit, {NATIVE_TABLE})"
+                        f" > coalesce(results.table_limit, {NATIVE_TABLE}))")
         return self._upsert("results", RECORD_COLUMNS, "solver_version, rules_version",
                             "results.outcome = 'unknown' AND (excluded.outcome != 'unknown' OR "
                             + longer.format("timeout") + " OR " + longer.format("node_limit")
+                            + " OR " + larger_table
                             + " OR (excluded.clock = 'cpu' AND results.clock = 'wall' AND NOT "
                             + longer.format("timeout").replace(" > ", " < ") + "))", list(records))
 

@@ -24,6 +24,7 @@ from kibitz.files import write_atomically
 from kibitz.registry import find
 from kibitz.study import fields as field
 from kibitz.study.report import CONFLICTING, Alike, Line, OddsLine, joined_rulesets, line_ruleset, verdicts
+from kibitz.solver.search import MEMORY_LIMIT
 from kibitz.study.store import Row
 
 if TYPE_CHECKING:
@@ -91,6 +92,10 @@ class Tail:
     tried: tuple[float, ...]
     """For each undecided deal, the longest time limit (seconds) it was tried at, in
     increasing order (``inf`` for a deal whose verdicts conflict: no limit decides it)."""
+    full_tables: int = 0
+    """Undecided deals whose search stopped with its table full before its time limit."""
+    tables: tuple[int, ...] = ()
+    """The table limits (positions) that the counted rows' runs set, in increasing order."""
 
     def __post_init__(self) -> None:
         if self.deals != len(self.decided_seconds) + self.undecided:
@@ -159,7 +164,10 @@ def tails(rows: Iterable[Row], alike: Alike | None = None) -> list[Tail]:
         if versions[game, ruleset] > 1:
             label += f", rules version {rules_version}"
         limits = tuple(sorted({row.timeout for row in chosen if row.timeout is not None}))
-        found.append(Tail(label, len(chosen), tuple(decided), len(chosen) - len(decided), limits, tuple(tried)))
+        full = sum(1 for row in chosen if row.outcome == "unknown" and row.reason == MEMORY_LIMIT)
+        tables = tuple(sorted({row.table_limit for row in chosen if row.table_limit is not None}))
+        found.append(Tail(label, len(chosen), tuple(decided), len(chosen) - len(decided), limits, tuple(tried),
+                          full, tables))
     return found
 
 

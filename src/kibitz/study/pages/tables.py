@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from kibitz.agents.setting import budget_of
 from kibitz.difficulty import MIN_LEVEL_DEALS, Ratings
 from kibitz.intervals import wilson
+from kibitz.solver.result import NATIVE_TABLE
 from kibitz.study.budgets import AFFORDABLE_SECONDS, BudgetStep, budget_steps
 from kibitz.study.pages.figures import RatedLine, Tail, game_name
 from kibitz.study.pages.kept import Kept
@@ -112,7 +113,25 @@ def tail_table(kept: Kept, limits: Sequence[float] = (1, 10, 60, 600)) -> str:
     for tail in found:
         out.append(f"| {tail.label} | {tail.deals:,} | " + " | ".join(tail_cell(tail, limit) for limit in limits)
                    + " |")
-    return "\n".join(out)
+    return "\n".join(out) + "\n\n" + full_tables_words(found)
+
+
+def full_tables_words(tails: Sequence[Tail]) -> str:
+    """The table limits the runs set, and the undecided deals whose search filled its table
+    (unknown: memory limit) before its time was up, line by line."""
+    tables = sorted({table for tail in tails for table in tail.tables})
+    own = f"{NATIVE_TABLE:,}"
+    words = (f"Every search kept the native build's own table, at most {own} positions." if not tables else
+             f"The searches kept at most {own} positions in their table (the native build's own), or as "
+             f"many as their run set: {', '.join(f'{table:,}' for table in tables)}.")
+    full = [(tail.label, tail.full_tables) for tail in tails if tail.full_tables]
+    if not full:
+        return words + " No undecided deal stopped with its table full."
+    count = sum(count for _, count in full)
+    deals = f"{count:,} undecided deal stopped with its table" if count == 1 else \
+        f"{count:,} undecided deals stopped with their table"
+    return (words + f" {deals} full before the time limit (unknown: memory limit; `kibitz study --table` "
+            "retries with a larger one): " + ", ".join(f"{label} {count:,}" for label, count in full) + ".")
 
 
 def tail_cell(tail: Tail, limit: float) -> str:
