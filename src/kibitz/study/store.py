@@ -163,6 +163,13 @@ ADDED_COLUMNS = (("clock", "TEXT NOT NULL DEFAULT 'wall' CHECK (clock IN ('wall'
 file written before time limits had a clock counted wall-clock time, and one written before
 the table limit was recorded used the build's own."""
 
+def _table(value: str) -> str:
+    """SQL for the positions a search's table held, given its ``table_limit`` column (or
+    parameter) ``value``: a missing one is the native build's own,
+    :data:`~kibitz.solver.result.NATIVE_TABLE`."""
+    return f"coalesce({value}, {NATIVE_TABLE})"
+
+
 PLAY_COLUMNS = ("game, ruleset, agent, setting, seed, deal, won, ending, moves, cpu_seconds, agent_version,"
                 " solver_version, rules_version, kibitz_version")
 
@@ -231,10 +238,9 @@ class Store:
                  " AND solver_version=? AND outcome = 'unknown' AND coalesce(reason, '') != 'interrupted'"
                  " AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ? AND (clock = 'cpu' OR ? = 'wall')))"
                  " AND (node_limit IS NULL OR (? IS NOT NULL AND node_limit >= ?))"
-                 f" AND (coalesce(reason, '') != '{MEMORY_LIMIT}'"
-                 "      OR coalesce(table_limit, ?) >= coalesce(?, ?))")
+                 f" AND (coalesce(reason, '') != '{MEMORY_LIMIT}' OR {_table('table_limit')} >= {_table('?')})")
         parameters = (game, ruleset, rules_version, solver_version, timeout, timeout, clock, node_limit, node_limit,
-                      NATIVE_TABLE, table_limit, NATIVE_TABLE)
+                      table_limit)
         return {int(deal) for (deal,) in self.connection.execute(query, parameters)}
 
     def add(self, rows: Iterable[Row]) -> int:
@@ -299,8 +305,8 @@ class Store:
         a larger table than the one a search stopped by its full table had); any other is
         kept. Returns (rows added, rows replaced)."""
         longer = ("coalesce(excluded.{0}, 1e300) > coalesce(results.{0}, 1e300)")
-        larger_table = (f"(results.reason = '{MEMORY_LIMIT}' AND coalesce(excluded.table_limit, {NATIVE_TABLE})"
-                        f" > coalesce(results.table_limit, {NATIVE_TABLE}))")
+        larger_table = (f"(results.reason = '{MEMORY_LIMIT}'"
+                        f" AND {_table('excluded.table_limit')} > {_table('results.table_limit')})")
         return self._upsert("results", RECORD_COLUMNS, "solver_version, rules_version",
                             "results.outcome = 'unknown' AND (excluded.outcome != 'unknown' OR "
                             + longer.format("timeout") + " OR " + longer.format("node_limit")
