@@ -163,6 +163,7 @@ ADDED_COLUMNS = (("clock", "TEXT NOT NULL DEFAULT 'wall' CHECK (clock IN ('wall'
 file written before time limits had a clock counted wall-clock time, and one written before
 the table limit was recorded used the build's own."""
 
+
 def _table(value: str) -> str:
     """SQL for the positions a search's table held, given its ``table_limit`` column (or
     parameter) ``value``: a missing one is the native build's own,
