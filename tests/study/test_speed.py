@@ -11,6 +11,8 @@ from kibitz.cli import main
 from kibitz.errors import KibitzError
 from kibitz.solver import SOLVER_VERSION
 from kibitz.study.archive import export_rows, read_file
+from kibitz.study.pages.kept import Kept
+from kibitz.study.pages.tables import machine_speeds
 from kibitz.study.tables import SPEEDS
 from kibitz.study.runner import StudyPlan, run_study, solve_batch
 from kibitz.study.speed import NODES, Speed, measure
@@ -64,3 +66,15 @@ def test_a_bad_speed_line_is_named(tmp_path: Path) -> None:
                    "cicely,standard,middle,10,0.1,native,22,2026-12-05T10:00:00Z\n")
     with pytest.raises(KibitzError, match=r"bad.csv, line 3: moment is 'middle'"):
         read_file(bad)
+
+
+def test_the_page_names_each_line_in_words_in_the_order_of_the_tables() -> None:
+    speeds = (("kingsdown-eights", "standard", "start", 600_000, 0.5, "native", SOLVER_VERSION, "2026-12-05T10:00:00Z"),
+              ("duchess", "pysolfc", "end", 600_000, 0.3, "native", SOLVER_VERSION, "2026-12-06T10:00:00Z"),
+              ("duchess", "pysolfc", "start", 600_000, 0.4, "native", SOLVER_VERSION, "2026-12-05T10:00:00Z"),
+              ("grand-duchess", "standard", "start", 600_000, 0.3, "native", SOLVER_VERSION, "2026-12-05T10:00:00Z"))
+    listed = [line for line in machine_speeds(Kept(speeds=speeds)).splitlines() if line.startswith("- ")]
+    assert [line.split(", solver")[0] for line in listed] == \
+        ["- Grand Duchess (standard)", "- Duchess (pysolfc)", "- Kingsdown Eights (standard = pysolfc)"]
+    assert "1.50 to 2.00 over 2 measures, 2026-12-05 to 2026-12-06" in listed[1]
+    assert machine_speeds(Kept()) == "No speed measure is kept."

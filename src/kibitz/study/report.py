@@ -217,10 +217,13 @@ def format_table(lines: list[Line], checks: Mapping[tuple[str, str, int], Check]
     return "\n".join(out)
 
 
-def format_speeds(records: Iterable[tuple[object, ...]]) -> str:
+def format_speeds(records: Iterable[tuple[object, ...]], *,
+                  label: Callable[[str, str], str] | None = None,
+                  order: Callable[[str, str], tuple[object, ...]] | None = None) -> str:
     """The machine's speed over the study runs (:data:`~kibitz.study.store.SPEED_COLUMNS`
     records), per game, ruleset, solver version and build: the lowest and highest measure,
-    how many and on which days; empty without records."""
+    how many and on which days; empty without records. ``label`` names a game and ruleset
+    (``game (ruleset)`` without it) and ``order`` sorts them (by name without it)."""
     groups: dict[tuple[str, str, int, str], list[tuple[float, str]]] = {}
     for game, ruleset, _, nodes, seconds, build, solver_version, recorded in records:
         rate = float(nodes) / float(seconds) if float(seconds) > 0 else 0.0  # type: ignore[arg-type]
@@ -230,11 +233,16 @@ def format_speeds(records: Iterable[tuple[object, ...]]) -> str:
         return ""
     out = ["Machine speed during the runs, in million nodes per processor second on a fixed workload "
            "(kibitz.study.speed), measured at the start and end of each run:", ""]
-    for (game, ruleset, version, build), measures in sorted(groups.items()):
+    def sort_key(key: tuple[str, str, int, str]) -> tuple[object, ...]:
+        return (*(order(key[0], key[1]) if order else ()), *key)
+
+    for game, ruleset, version, build in sorted(groups, key=sort_key):
+        measures = groups[game, ruleset, version, build]
         rates = [rate / 1e6 for rate, _ in measures]
         days = sorted({day for _, day in measures})
         when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
-        out.append(f"- {game} ({ruleset}), solver version {version}, {build} rules: "
+        name = label(game, ruleset) if label else f"{game} ({ruleset})"
+        out.append(f"- {name}, solver version {version}, {build} rules: "
                    f"{min(rates):.2f} to {max(rates):.2f} over {len(rates):,} "
                    f"measure{'' if len(rates) == 1 else 's'}, {when}")
     return "\n".join(out)

@@ -15,7 +15,7 @@ from kibitz.difficulty import MIN_LEVEL_DEALS, Ratings
 from kibitz.intervals import wilson
 from kibitz.solver.result import NATIVE_TABLE
 from kibitz.study.budgets import AFFORDABLE_SECONDS, BudgetStep, budget_steps
-from kibitz.study.pages.figures import RatedLine, Tail, game_name
+from kibitz.study.pages.figures import RatedLine, Tail, game_name, line_label
 from kibitz.study.pages.kept import Kept
 from kibitz.study.report import (Line, OddsLine, check_words, format_speeds, joined_rulesets, latest_checks, summarize,
                                  summarize_odds)
@@ -162,7 +162,14 @@ def losses_list(kept: Kept) -> str:
 
 def machine_speeds(kept: Kept) -> str:
     """The machine's speed measured at the start and end of each study run."""
-    return format_speeds(kept.speeds) or "No speed measure is kept."
+    from kibitz.study.commands import registered_alike
+    alike = registered_alike()
+
+    def label(game: str, ruleset: str) -> str:
+        first, *others = alike(game, ruleset)
+        return line_label(game, joined_rulesets(first, tuple(others)))
+
+    return format_speeds(kept.speeds, label=label, order=game_order) or "No speed measure is kept."
 
 
 def budget(setting: str) -> int:
