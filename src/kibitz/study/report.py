@@ -233,6 +233,7 @@ def format_speeds(records: Iterable[tuple[object, ...]], *,
         return ""
     out = ["Machine speed during the runs, in million nodes per processor second on a fixed workload "
            "(kibitz.study.speed), measured at the start and end of each run:", ""]
+
     def sort_key(key: tuple[str, str, int, str]) -> tuple[object, ...]:
         return (*(order(key[0], key[1]) if order else ()), *key)
 
