@@ -457,6 +457,16 @@ def candidate_moves(table: Table) -> Iterator[Move]:
     yield DEAL
 
 
+def can_lift(table: Table, source: str, cards: list[int] | None) -> bool:
+    """Whether ``cards`` lifted from ``source`` may be played at all, whatever the target."""
+    if cards is None:
+        return False
+    if source == "s":
+        return table.slug == "duchess" and table.ruleset == "standard"  # only it plays the stock's top card
+    # A face-down card cannot be played; the stock's top card is turned as it moves.
+    return not any(is_face_down(c) for c in cards)
+
+
 def allows(table: Table, move: Move) -> bool:
     """The reference legality of one move in ``table``."""
     allows_card_move, deal = RULES[table.slug]
@@ -464,19 +474,40 @@ def allows(table: Table, move: Move) -> bool:
         return deal(table.copy())
     if move.source == move.target or move.source not in table.piles or move.target not in table.piles:
         return False
-    if move.source == "s" and not (table.slug == "duchess" and table.ruleset == "standard"):
-        return False  # only standard Duchess plays the stock's top card (into a space)
     cards = lifted(table, move)
-    if cards is None or not allows_card_move(table, move, cards):
-        return False
-    # A face-down card cannot be played; the stock's top card is turned as it moves.
-    return move.source == "s" or not any(is_face_down(c) for c in cards)
+    return can_lift(table, move.source, cards) and allows_card_move(table, move, cards or [])
+
+
+def judged_moves(table: Table) -> tuple[set[Move], list[Move]]:
+    """Every candidate move (:func:`candidate_moves`, in its order), split into those
+    :func:`allows` allows and the rest; each source's lifts are read once, not once per target."""
+    allows_card_move, _ = RULES[table.slug]
+    legal: set[Move] = set()
+    illegal: list[Move] = []
+    for source in table.names:
+        pile = table.piles[source]
+        targets = [name for name in table.names if name != source]
+        shapes: list[tuple[int, int | None]] = [(size, None) for size in range(1, len(pile) + 1)]
+        if source[0] == "r":
+            shapes += [(1, position) for position in range(len(pile))]
+        lifts = []
+        for size, position in shapes:
+            cards = lifted(table, Move(source, source, size, position))
+            lifts.append((size, position, cards if can_lift(table, source, cards) else None))
+        for target in targets:
+            for size, position, playable in lifts:
+                move = Move(source, target, size, position)
+                if playable is not None and allows_card_move(table, move, playable):
+                    legal.add(move)
+                else:
+                    illegal.append(move)
+    (legal.add if allows(table, DEAL) else illegal.append)(DEAL)
+    return legal, illegal
 
 
 def legal_moves(state: State) -> set[Move]:
     """Every legal move of ``state``, found by trying every candidate."""
-    table = Table.of(state)
-    return {move for move in candidate_moves(table) if allows(table, move)}
+    return judged_moves(Table.of(state))[0]
 
 
 def outcome_of(state: State) -> Outcome:

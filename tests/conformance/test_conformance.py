@@ -166,6 +166,20 @@ def test_random_positions_agree_with_the_rules(slug: str, ruleset: str, seed: in
     check_state(random_position(slug, ruleset, rng), rng)
 
 
+@pair_parameters
+@QUICK_SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_reference_judges_all_moves_at_once_as_one_at_a_time(slug: str, ruleset: str, seed: int) -> None:
+    """The reference's fast path (each lift read once) against its plain one, move by move."""
+    rng = random.Random(seed)
+    table = reference.Table.of(random_position(slug, ruleset, rng))
+    legal, illegal = reference.judged_moves(table)
+    candidates = list(reference.candidate_moves(table))
+    assert len(legal) + len(illegal) == len(candidates)
+    assert legal == {move for move in candidates if reference.allows(table, move)}
+    assert illegal == [move for move in candidates if not reference.allows(table, move)]
+
+
 # -- openings ----------------------------------------------------------------------------------
 
 @pair_parameters

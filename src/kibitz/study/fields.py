@@ -31,6 +31,8 @@ def _at_least_zero(text: str, what: str, convert: Callable[[str], Number], kind:
 
 def whole(text: str, what: str) -> int:
     """A field read as a whole number of 0 or more."""
+    if text.isascii() and text.isdigit():  # the common case, read at once
+        return int(text)
     return _at_least_zero(text, what, int, "whole number")
 
 

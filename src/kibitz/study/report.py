@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, Protocol, TypeVar
 
 from kibitz.intervals import wilson
 from kibitz.study.loss_check import Check
@@ -108,6 +108,9 @@ def verdicts(group: list[Row]) -> tuple[list[Row], int]:
     chosen = []
     conflicts = 0
     for rows in by_deal.values():
+        if len(rows) == 1:  # most deals: one row, chosen as it is
+            chosen.append(rows[0])
+            continue
         rows.sort(key=lambda r: (r.solver_version, r.timeout or 0.0), reverse=True)
         won = [r for r in rows if r.outcome == "won"]
         lost = [r for r in rows if r.outcome == "lost"]
@@ -135,6 +138,31 @@ def line_ruleset(alike: Alike | None, game: str, ruleset: str, others: dict[tupl
     return first
 
 
+class OfRuleset(Protocol):
+    """A row of one game and ruleset: a result or a played deal."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def ruleset(self) -> str: ...
+
+
+Counted = TypeVar("Counted", bound=OfRuleset)
+
+
+def line_rulesets(alike: Alike | None, rows: Iterable[Counted], others: dict[tuple[str, str], tuple[str, ...]]
+                  ) -> Iterator[tuple[Counted, str]]:
+    """Each row with the ruleset whose line counts it (:func:`line_ruleset`, asked once per
+    game and ruleset)."""
+    found: dict[tuple[str, str], str] = {}
+    for row in rows:
+        ruleset = found.get((row.game, row.ruleset))
+        if ruleset is None:
+            ruleset = found[row.game, row.ruleset] = line_ruleset(alike, row.game, row.ruleset, others)
+        yield row, ruleset
+
+
 def joined_rulesets(ruleset: str, same_rules: tuple[str, ...]) -> str:
     """A line's ruleset, and any with the same rules (``standard = pysolfc``)."""
     return " = ".join((ruleset, *same_rules))
@@ -146,9 +174,8 @@ def summarize(rows: Iterable[Row], *, by_version: bool = False, alike: Alike | N
     rulesets with the same rules share one line, under the first of them."""
     groups: dict[tuple[str, str, int, int], list[Row]] = {}
     others: dict[tuple[str, str], tuple[str, ...]] = {}
-    for row in rows:
+    for row, ruleset in line_rulesets(alike, rows, others):
         version = row.solver_version if by_version else 0
-        ruleset = line_ruleset(alike, row.game, row.ruleset, others)
         groups.setdefault((row.game, ruleset, row.rules_version, version), []).append(row)
     lines = []
     for (game, ruleset, rules_version, _), group in sorted(groups.items()):
@@ -327,8 +354,7 @@ def summarize_odds(plays: Iterable[Play], studies: Iterable[Line] = (), *,
     groups: dict[tuple[str, str, str, str, int, int, int], list[Play]] = {}
     others: dict[tuple[str, str], tuple[str, ...]] = {}
     seen: set[tuple[object, ...]] = set()
-    for play in plays:
-        ruleset = line_ruleset(alike, play.game, play.ruleset, others)
+    for play, ruleset in line_rulesets(alike, plays, others):
         key = (play.game, ruleset, play.agent, play.setting, play.agent_version, play.solver_version,
                play.rules_version)
         if (*key, play.seed, play.deal) in seen:

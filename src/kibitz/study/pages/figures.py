@@ -23,7 +23,7 @@ from kibitz.errors import KibitzError, UnknownGameError
 from kibitz.files import write_atomically
 from kibitz.registry import find
 from kibitz.study import fields as field
-from kibitz.study.report import CONFLICTING, Alike, Line, OddsLine, joined_rulesets, line_ruleset, verdicts
+from kibitz.study.report import CONFLICTING, Alike, Line, OddsLine, joined_rulesets, line_rulesets, verdicts
 from kibitz.solver.search import MEMORY_LIMIT
 from kibitz.study.store import Row
 
@@ -149,8 +149,7 @@ def tails(rows: Iterable[Row], alike: Alike | None = None) -> list[Tail]:
     with the same rules share one tail, as they share one line of the table."""
     groups: dict[tuple[str, str, int], list[Row]] = {}
     others: dict[tuple[str, str], tuple[str, ...]] = {}
-    for row in rows:
-        ruleset = line_ruleset(alike, row.game, row.ruleset, others)
+    for row, ruleset in line_rulesets(alike, rows, others):
         groups.setdefault((row.game, ruleset, row.rules_version), []).append(row)
     versions: dict[tuple[str, str], int] = {}
     for game, ruleset, _ in groups:
