@@ -108,6 +108,7 @@ MAX_WORKERS = 1000
 MAX_BATCH_OPTION = 1_000_000
 """The largest ``--batch``."""
 MAX_NODES = 10**15
+"""The largest ``--nodes`` (years of search; the results file stores it as a 64-bit integer)."""
 MAX_TABLE = 10**11
 """The largest table limit ``kibitz study --table`` takes (positions)."""
 NATIVE_TABLE_WORDS = "32,000,000"
@@ -116,7 +117,6 @@ not imported here: the help does not load the solver)."""
 TABLE_BYTES = 55
 """About the most memory the native table takes per position it may hold, growth included
 (32,000,000 positions: 1.7 GB)."""
-"""The largest ``--nodes`` (years of search; the results file stores it as a 64-bit integer)."""
 
 
 def open_store(path: str) -> Store:
