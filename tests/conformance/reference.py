@@ -442,29 +442,36 @@ RULES: dict[str, tuple[Allows, Deal]] = {
 }
 
 
+def shapes(table: Table, source: str) -> list[tuple[int, int | None]]:
+    """Every lift one could name from ``source``: each size (top cards), then each '#K'
+    position of a reserve pile, as (size, position)."""
+    count = len(table.piles[source])
+    found: list[tuple[int, int | None]] = [(size, None) for size in range(1, count + 1)]
+    if source[0] == "r":
+        found += [(1, position) for position in range(count)]
+    return found
+
+
 def candidate_moves(table: Table) -> Iterator[Move]:
     """Every move one could name: each source x target x size, each '#K' of a reserve pile, and deal."""
     for source in table.names:
-        pile = table.piles[source]
+        lifts = shapes(table, source)
         for target in table.names:
-            if target == source:
-                continue
-            for size in range(1, len(pile) + 1):
-                yield Move(source, target, size)
-            if source[0] == "r":
-                for position in range(len(pile)):
-                    yield Move(source, target, 1, position)
+            if target != source:
+                for size, position in lifts:
+                    yield Move(source, target, size, position)
     yield DEAL
 
 
-def can_lift(table: Table, source: str, cards: list[int] | None) -> bool:
-    """Whether ``cards`` lifted from ``source`` may be played at all, whatever the target."""
+def playable(table: Table, source: str, cards: list[int] | None) -> list[int] | None:
+    """``cards`` lifted from ``source`` if they may be played at all, whatever the target;
+    else None."""
     if cards is None:
-        return False
-    if source == "s":
-        return table.slug == "duchess" and table.ruleset == "standard"  # only it plays the stock's top card
+        return None
+    if source == "s":  # only standard Duchess plays the stock's top card (into a space)
+        return cards if table.slug == "duchess" and table.ruleset == "standard" else None
     # A face-down card cannot be played; the stock's top card is turned as it moves.
-    return not any(is_face_down(c) for c in cards)
+    return None if any(is_face_down(c) for c in cards) else cards
 
 
 def allows(table: Table, move: Move) -> bool:
@@ -474,8 +481,8 @@ def allows(table: Table, move: Move) -> bool:
         return deal(table.copy())
     if move.source == move.target or move.source not in table.piles or move.target not in table.piles:
         return False
-    cards = lifted(table, move)
-    return can_lift(table, move.source, cards) and allows_card_move(table, move, cards or [])
+    cards = playable(table, move.source, lifted(table, move))
+    return cards is not None and allows_card_move(table, move, cards)
 
 
 def judged_moves(table: Table) -> tuple[set[Move], list[Move]]:
@@ -485,19 +492,12 @@ def judged_moves(table: Table) -> tuple[set[Move], list[Move]]:
     legal: set[Move] = set()
     illegal: list[Move] = []
     for source in table.names:
-        pile = table.piles[source]
-        targets = [name for name in table.names if name != source]
-        shapes: list[tuple[int, int | None]] = [(size, None) for size in range(1, len(pile) + 1)]
-        if source[0] == "r":
-            shapes += [(1, position) for position in range(len(pile))]
-        lifts = []
-        for size, position in shapes:
-            cards = lifted(table, Move(source, source, size, position))
-            lifts.append((size, position, cards if can_lift(table, source, cards) else None))
-        for target in targets:
-            for size, position, playable in lifts:
+        lifts = [(size, position, playable(table, source, lifted(table, Move(source, source, size, position))))
+                 for size, position in shapes(table, source)]
+        for target in (name for name in table.names if name != source):
+            for size, position, cards in lifts:
                 move = Move(source, target, size, position)
-                if playable is not None and allows_card_move(table, move, playable):
+                if cards is not None and allows_card_move(table, move, cards):
                     legal.add(move)
                 else:
                     illegal.append(move)

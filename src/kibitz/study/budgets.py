@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 
 from kibitz.agents.setting import budget_of
 from kibitz.intervals import wilson
-from kibitz.study.report import Alike, line_ruleset
+from kibitz.study.report import Alike, line_rulesets
 from kibitz.study.store import Play
 
 AFFORDABLE_SECONDS = 20.0
@@ -107,10 +107,7 @@ def budget_steps(plays: Iterable[Play], *, alike: Alike | None = None, agent: st
     ``plays`` should hold one version of the agent (the caller chooses which)."""
     groups: dict[tuple[str, str, str], dict[int, dict[tuple[int, int], Play]]] = {}
     others: dict[tuple[str, str], tuple[str, ...]] = {}
-    for play in plays:
-        if play.agent != agent:
-            continue
-        ruleset = line_ruleset(alike, play.game, play.ruleset, others)
+    for play, ruleset in line_rulesets(alike, (play for play in plays if play.agent == agent), others):
         base, factor = budget_of(play.setting)
         groups.setdefault((play.game, ruleset, base), {}).setdefault(factor, {}).setdefault((play.seed, play.deal), play)
     steps = []
